@@ -1,0 +1,119 @@
+import CJansson
+
+/// Equality and hashing over canonical values: absent differs from null,
+/// kept unknown keys count, object key order does not.
+enum Equality {
+  /// True if two models have the same type and equal values.
+  static func equal(_ a: ModelObject, _ b: ModelObject) -> Bool {
+    if a === b { return true }
+    guard a.type === b.type, a.slots.count == b.slots.count else { return false }
+    for index in 0..<a.slots.count where !equal(a.slots[index], b.slots[index]) { return false }
+    switch (a.unknown, b.unknown) {
+    case (nil, nil): return true
+    case (let x?, let y?): return json_equal(x, y) != 0
+    case (let x?, nil): return json_object_size(x) == 0
+    case (nil, let y?): return json_object_size(y) == 0
+    }
+  }
+
+  static func equal(_ a: Slot, _ b: Slot) -> Bool {
+    switch (a, b) {
+    case (.absent, .absent), (.null, .null): return true
+    case (.leaf(let x), .leaf(let y)): return x == y || json_equal(x, y) != 0
+    case (.model(let x), .model(let y)): return equal(x, y)
+    case (.array(let x), .array(let y)):
+      guard x.count == y.count else { return false }
+      for index in 0..<x.count where !equal(x[index], y[index]) { return false }
+      return true
+    case (.dict(let x), .dict(let y)):
+      guard x.count == y.count else { return false }
+      var positions: [String: Int] = [:]
+      for (position, entry) in y.enumerated() { positions[entry.key] = position }
+      for entry in x {
+        guard let position = positions[entry.key], equal(entry.value, y[position].value) else { return false }
+      }
+      return true
+    default: return false
+    }
+  }
+
+  // MARK: hashing (FNV-1a, 64 bits, stable across runs)
+
+  static func hash(_ object: ModelObject) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    mix(&state, object.type.name)
+    for slot in object.slots { mix(&state, hash(slot)) }
+    return state
+  }
+
+  static func hash(_ slot: Slot) -> UInt64 {
+    switch slot {
+    case .absent: return 0x9e37_79b9_7f4a_7c15
+    case .null: return 1
+    case .leaf(let value): return hash(json: value)
+    case .model(let object): return hash(object)
+    case .array(let elements):
+      var state: UInt64 = 0xa5a5
+      for element in elements { mix(&state, hash(element)) }
+      return state
+    case .dict(let entries):
+      var sum: UInt64 = 0x5a5a
+      for entry in entries {
+        var pair: UInt64 = 0xcbf2_9ce4_8422_2325
+        mix(&pair, entry.key)
+        mix(&pair, hash(entry.value))
+        sum = sum &+ pair
+      }
+      return sum
+    }
+  }
+
+  static func hash(json value: JPtr) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    switch value.pointee.type {
+    case JSON_STRING:
+      for byte in JValue.stringBytes(value) { step(&state, byte) }
+      return state
+    case JSON_INTEGER:
+      mix(&state, UInt64(bitPattern: json_integer_value(value)))
+      return state &+ 2
+    case JSON_REAL:
+      let real = json_real_value(value)
+      mix(&state, real == 0 ? 0 : real.bitPattern)
+      return state &+ 3
+    case JSON_TRUE: return 4
+    case JSON_FALSE: return 5
+    case JSON_NULL: return 1
+    case JSON_ARRAY:
+      for position in 0..<json_array_size(value) {
+        if let element = json_array_get(value, position) { mix(&state, hash(json: element)) }
+      }
+      return state &+ 6
+    default:
+      var sum: UInt64 = 7
+      JValue.forEachMember(value) { key, member in
+        var pair: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key { step(&pair, byte) }
+        mix(&pair, hash(json: member))
+        sum = sum &+ pair
+      }
+      return sum
+    }
+  }
+
+  @inline(__always) private static func step(_ state: inout UInt64, _ byte: UInt8) {
+    state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+  }
+
+  @inline(__always) private static func mix(_ state: inout UInt64, _ value: UInt64) {
+    var word = value
+    for _ in 0..<8 {
+      step(&state, UInt8(truncatingIfNeeded: word))
+      word >>= 8
+    }
+  }
+
+  @inline(__always) private static func mix(_ state: inout UInt64, _ text: String) {
+    for byte in text.utf8 { step(&state, byte) }
+  }
+}

@@ -1,0 +1,470 @@
+import CJansson
+import Glibc
+
+/// The most that models, arrays and dictionaries may nest in mapped input.
+public let maxDepth = 512
+
+/// Maps JSON values (jansson) onto model storage, collecting every error.
+///
+/// Two modes: `.json` reads input as the API sends it (JSON keys and key
+/// paths, enum mappings, unknown keys); `.canonical` reads canonical values
+/// (property names as keys, model-side enum values), as in `default`.
+struct Mapper {
+  enum Mode { case json, canonical }
+
+  /// Which property a value belongs to, for errors.
+  struct Owner {
+    let model: ModelType
+    let property: Int
+  }
+
+  let schema: Schema
+  let mode: Mode
+  /// True while reading the schema's own default values: their models do
+  /// not keep the schema alive (the schema keeps them).
+  var makesTemplates = false
+  var errors: [ErrorDetail] = []
+  private var steps: [PathStep] = []
+  private var depth = 0
+
+  init(schema: Schema, mode: Mode) {
+    self.schema = schema
+    self.mode = mode
+    steps.reserveCapacity(16)
+  }
+
+  // MARK: errors
+
+  private mutating func report(_ code: ErrorCode, _ message: String, _ owner: Owner?, extra: [PathStep] = []) {
+    var model = ""
+    var property = ""
+    if let owner {
+      model = owner.model.name
+      if owner.property >= 0 && owner.property < owner.model.properties.count {
+        property = owner.model.properties[owner.property].name
+      }
+    }
+    errors.append(
+      ErrorDetail(
+        path: PathStep.pointer(steps + extra), model: model, property: property, code: code, message: message))
+  }
+
+  private func typeName(_ type: TypeRef) -> String { type.name(models: schema.modelNames) }
+
+  // MARK: entry points
+
+  /// Maps `value` (borrowed) onto a model of `type`; nil if there were errors.
+  mutating func mapRoot(_ value: JPtr, type: ModelType) -> ModelObject? {
+    guard JValue.isObject(value) else {
+      errors.append(
+        ErrorDetail(
+          path: PathStep.pointer(steps), model: type.name, code: .type,
+          message: "expected an object for model '\(type.name)', found \(JValue.typeName(value))"))
+      return nil
+    }
+    return model(value, type)
+  }
+
+  /// Maps every element of the array `value` (borrowed).
+  mutating func mapMany(_ value: JPtr, type: ModelType) -> [ModelObject]? {
+    guard JValue.isArray(value) else {
+      errors.append(
+        ErrorDetail(
+          path: "", model: type.name, code: .type,
+          message: "expected an array of '\(type.name)' objects, found \(JValue.typeName(value))"))
+      return nil
+    }
+    let count = json_array_size(value)
+    var out: [ModelObject] = []
+    out.reserveCapacity(count)
+    for position in 0..<count {
+      guard let element = json_array_get(value, position) else { continue }
+      steps.append(.index(position))
+      if let object = mapRoot(element, type: type), errors.isEmpty { out.append(object) }
+      steps.removeLast()
+    }
+    return errors.isEmpty ? out : nil
+  }
+
+  /// Reads a whole property value (for `default`): null, leaves or models.
+  mutating func read(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
+    propertyValue(value, model.properties[property].type, Owner(model: model, property: property), nil)
+  }
+
+  /// Checks a scalar value of an enum mapping (canonical form).
+  mutating func readScalar(_ value: JPtr, type: TypeRef) -> Slot {
+    if let leaf = leaf(value, type, nil, nil) { return .leaf(leaf) }
+    return .absent
+  }
+
+  // MARK: models
+
+  private mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
+    if depth >= maxDepth {
+      errors.append(
+        ErrorDetail(
+          path: PathStep.pointer(steps), model: type.name, code: .depth,
+          message: "input nested deeper than \(maxDepth) levels"))
+      return nil
+    }
+    depth += 1
+    defer { depth -= 1 }
+    let before = errors.count
+    let unmanaged = Unmanaged.passUnretained(type)
+    var slots = ContiguousArray<Slot>()
+    let count = type.properties.count
+    slots.reserveCapacity(count)
+    for index in 0..<count {
+      slots.append(property(value, type, index, unmanaged))
+    }
+    var unknown: JPtr? = nil
+    if mode == .canonical {
+      JValue.forEachMember(value) { key, _ in
+        let name = JValue.keyString(key)
+        if type.propertyIndex[name] == nil {
+          report(
+            .unknownKey, "'\(name)' is not a property of '\(type.name)'", Owner(model: type, property: -1),
+            extra: [.key(key)])
+        }
+      }
+    } else if type.unknownKeys != .ignore {
+      let keep = type.unknownKeys == .keep
+      JValue.forEachMember(value) { key, member in
+        if type.mappedKeys.contains(JValue.keyString(key)) { return }
+        if keep {
+          let object = unknown ?? json_object()
+          unknown = object
+          if let object { JValue.setMember(object, key, JValue.retain(member)) }
+        } else {
+          report(
+            .unknownKey, "unknown key '\(JValue.keyString(key))' (model '\(type.name)' rejects unknown keys)",
+            Owner(model: type, property: -1), extra: [.key(key)])
+        }
+      }
+    }
+    if errors.count > before {
+      for slot in slots { slot.release() }
+      if let unknown { JValue.release(unknown) }
+      return nil
+    }
+    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+  }
+
+  private mutating func property(
+    _ object: JPtr, _ type: ModelType, _ index: Int, _ unmanaged: Unmanaged<ModelType>
+  ) -> Slot {
+    let spec = type.properties[index]
+    let owner = Owner(model: type, property: index)
+    if mode == .canonical {
+      let key = Key(spec.name)
+      guard let member = JValue.member(object, key) else {
+        return missing(spec, owner, extra: [.name(spec.name)])
+      }
+      steps.append(.name(spec.name))
+      defer { steps.removeLast() }
+      return propertyValue(member, spec.type, owner, nil)
+    }
+    switch spec.location {
+    case .none:
+      return spec.defaultSlot?.copy() ?? .absent
+    case .path(let keys):
+      var current = object
+      let last = keys.count - 1
+      for position in 0...last {
+        guard let next = JValue.member(current, keys[position]) else {
+          return missing(spec, owner, extra: [.property(unmanaged, index)])
+        }
+        if position < last && !JValue.isObject(next) {
+          let prefix = keys[0...position].map { PathStep.name($0.name) }
+          if JValue.isNull(next) {
+            // A key path through null yields null.
+            return nullValue(spec.type, owner, extra: prefix)
+          }
+          report(
+            .path,
+            "key path \(spec.locationText) runs through \(JValue.typeName(next)), not an object", owner,
+            extra: prefix)
+          return .absent
+        }
+        current = next
+      }
+      steps.append(.property(unmanaged, index))
+      defer { steps.removeLast() }
+      return propertyValue(current, spec.type, owner, spec.enumMap)
+    case .multi(let paths):
+      guard let built = json_object() else { return .absent }
+      defer { JValue.release(built) }
+      var found = false
+      var failed = false
+      for path in paths {
+        var current: JPtr? = object
+        var through = false
+        for (position, key) in path.keys.enumerated() {
+          guard let here = current, let next = JValue.member(here, key) else {
+            current = nil
+            break
+          }
+          if position < path.keys.count - 1 && !JValue.isObject(next) {
+            if JValue.isNull(next) {
+              through = true
+            } else {
+              report(
+                .path, "key path \(path.written.name) runs through \(JValue.typeName(next)), not an object",
+                owner, extra: path.keys[0...position].map { PathStep.name($0.name) })
+              failed = true
+            }
+            current = nil
+            break
+          }
+          current = next
+        }
+        if let value = current {
+          JValue.setNew(built, path.written, JValue.retain(value))
+          found = true
+        } else if through {
+          JValue.setNew(built, path.written, json_null())
+          found = true
+        }
+      }
+      if failed { return .absent }
+      guard found else {
+        let first = paths.first.map { $0.keys.map { PathStep.name($0.name) } } ?? []
+        return missing(spec, owner, extra: first)
+      }
+      steps.append(.multi(unmanaged, index))
+      defer { steps.removeLast() }
+      return propertyValue(built, spec.type, owner, spec.enumMap)
+    }
+  }
+
+  private mutating func missing(_ spec: PropertySpec, _ owner: Owner, extra: [PathStep]) -> Slot {
+    if spec.required {
+      report(.missing, "required key '\(spec.locationText)' is missing", owner, extra: extra)
+      return .absent
+    }
+    return spec.defaultSlot?.copy() ?? .absent
+  }
+
+  private mutating func nullValue(_ type: TypeRef, _ owner: Owner, extra: [PathStep] = []) -> Slot {
+    if type.acceptsNull { return .null }
+    report(.null, "expected \(typeName(type)), found null", owner, extra: extra)
+    return .absent
+  }
+
+  /// A property's value: null, a leaf, or a slot holding models.
+  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ enumMap: EnumMap?) -> Slot {
+    if JValue.isNull(value) { return nullValue(type, owner) }
+    let inner = type.unwrapped
+    if inner.isLeafy {
+      if let leaf = leaf(value, inner, owner, enumMap) { return .leaf(leaf) }
+      return .absent
+    }
+    return slot(value, inner, owner) ?? .absent
+  }
+
+  // MARK: values holding models
+
+  private mutating func slot(_ value: JPtr, _ type: TypeRef, _ owner: Owner) -> Slot? {
+    switch type {
+    case .optional(let inner):
+      if JValue.isNull(value) { return .null }
+      return slot(value, inner, owner)
+    case .model(let index):
+      guard index < schema.models.count else { return nil }
+      let modelType = schema.models[index]
+      if JValue.isNull(value) {
+        report(.null, "expected a '\(modelType.name)' object, found null", owner)
+        return nil
+      }
+      guard JValue.isObject(value) else {
+        report(.type, "expected a '\(modelType.name)' object, found \(JValue.typeName(value))", owner)
+        return nil
+      }
+      return model(value, modelType).map { .model($0) }
+    case .array(let element):
+      if element.isLeafy { return leaf(value, type, owner, nil).map { .leaf($0) } }
+      guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }
+      depth += 1
+      defer { depth -= 1 }
+      let count = json_array_size(value)
+      var out = ContiguousArray<Slot>()
+      out.reserveCapacity(count)
+      var failed = false
+      for position in 0..<count {
+        guard let member = json_array_get(value, position) else { continue }
+        steps.append(.index(position))
+        if let item = slot(member, element, owner) { out.append(item) } else { failed = true }
+        steps.removeLast()
+      }
+      if failed {
+        for item in out { item.release() }
+        return nil
+      }
+      return .array(out)
+    case .dict(let element):
+      if element.isLeafy { return leaf(value, type, owner, nil).map { .leaf($0) } }
+      guard checkContainer(value, type, owner, JValue.isObject(value)) else { return nil }
+      depth += 1
+      defer { depth -= 1 }
+      var out = ContiguousArray<DictEntry>()
+      out.reserveCapacity(json_object_size(value))
+      var failed = false
+      JValue.forEachMember(value) { key, member in
+        steps.append(.key(key))
+        if let item = slot(member, element, owner) {
+          out.append(DictEntry(key: JValue.keyString(key), value: item))
+        } else {
+          failed = true
+        }
+        steps.removeLast()
+      }
+      if failed {
+        for entry in out { entry.value.release() }
+        return nil
+      }
+      return .dict(out)
+    default:
+      return leaf(value, type, owner, nil).map { .leaf($0) }
+    }
+  }
+
+  /// Checks that a container value has the right JSON type and the nesting is not too deep.
+  private mutating func checkContainer(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ ok: Bool) -> Bool {
+    guard ok else {
+      if JValue.isNull(value) {
+        report(.null, "expected \(typeName(type)), found null", owner)
+      } else {
+        report(.type, "expected \(typeName(type)), found \(JValue.typeName(value))", owner)
+      }
+      return false
+    }
+    if depth >= maxDepth {
+      report(.depth, "input nested deeper than \(maxDepth) levels", owner)
+      return false
+    }
+    return true
+  }
+
+  // MARK: leaves
+
+  /// A value whose type holds no model, as one JSON value: a new reference
+  /// (the input itself where it passes unchanged), or nil after reporting errors.
+  private mutating func leaf(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ enumMap: EnumMap?) -> JPtr? {
+    switch type {
+    case .optional(let inner):
+      if JValue.isNull(value) { return json_null() }
+      return leaf(value, inner, owner, enumMap)
+    case .array(let element):
+      guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }
+      depth += 1
+      defer { depth -= 1 }
+      let count = json_array_size(value)
+      var rebuilt: JPtr? = nil
+      var failed = false
+      for position in 0..<count {
+        guard let member = json_array_get(value, position) else { continue }
+        steps.append(.index(position))
+        let item = leaf(member, element, owner, enumMap)
+        steps.removeLast()
+        guard let item else {
+          failed = true
+          continue
+        }
+        if rebuilt == nil && item != member && !failed {
+          rebuilt = json_array()
+          for earlier in 0..<position {
+            if let kept = json_array_get(value, earlier) { _ = json_array_append(rebuilt, kept) }
+          }
+        }
+        if let rebuilt { _ = json_array_append_new(rebuilt, item) } else { JValue.release(item) }
+      }
+      if failed {
+        if let rebuilt { JValue.release(rebuilt) }
+        return nil
+      }
+      return rebuilt ?? JValue.retain(value)
+    case .dict(let element):
+      guard checkContainer(value, type, owner, JValue.isObject(value)) else { return nil }
+      depth += 1
+      defer { depth -= 1 }
+      var rebuilt: JPtr? = nil
+      var failed = false
+      var position = 0
+      JValue.forEachMember(value) { key, member in
+        steps.append(.key(key))
+        let item = leaf(member, element, owner, enumMap)
+        steps.removeLast()
+        defer { position += 1 }
+        guard let item else {
+          failed = true
+          return
+        }
+        if rebuilt == nil && item != member && !failed {
+          let fresh = json_object()
+          rebuilt = fresh
+          var copied = 0
+          JValue.forEachMember(value) { earlierKey, earlier in
+            if copied < position, let fresh { JValue.setMember(fresh, earlierKey, JValue.retain(earlier)) }
+            copied += 1
+          }
+        }
+        if let rebuilt {
+          JValue.setMember(rebuilt, key, item)
+        } else {
+          JValue.release(item)
+        }
+      }
+      if failed {
+        if let rebuilt { JValue.release(rebuilt) }
+        return nil
+      }
+      return rebuilt ?? JValue.retain(value)
+    default:
+      break
+    }
+    if JValue.isNull(value) {
+      if case .json = type { return json_null() }
+      report(.null, "expected \(typeName(type)), found null", owner)
+      return nil
+    }
+    if let enumMap, mode == .json {
+      guard let mapped = enumMap.forward(value) else {
+        report(.enumValue, "\(Self.show(value)) is not one of the enum's values", owner)
+        return nil
+      }
+      return JValue.retain(mapped)
+    }
+    switch type {
+    case .string:
+      if JValue.isString(value) { return JValue.retain(value) }
+    case .int:
+      if JValue.isInteger(value) { return JValue.retain(value) }
+    case .double:
+      if JValue.isReal(value) { return JValue.retain(value) }
+      if JValue.isInteger(value) { return json_real(Double(json_integer_value(value))) }
+    case .bool:
+      if JValue.isBool(value) { return JValue.retain(value) }
+    case .json:
+      return JValue.retain(value)
+    case .url:
+      if JValue.isString(value) {
+        if URLCheck.isAbsolute(JValue.stringBytes(value)) { return JValue.retain(value) }
+        report(.format, "\(Self.show(value)) is not an absolute URL with a scheme", owner)
+        return nil
+      }
+    default:
+      break
+    }
+    report(.type, "expected \(typeName(type)), found \(JValue.typeName(value))", owner)
+    return nil
+  }
+
+  /// A short rendering of a value for messages.
+  static func show(_ value: JPtr) -> String {
+    guard let text = json_dumps(value, Int(JSON_ENCODE_ANY | JSON_COMPACT)) else { return JValue.typeName(value) }
+    defer { free(text) }
+    let rendered = String(cString: text)
+    if rendered.count > 60 { return String(rendered.prefix(57)) + "..." }
+    return rendered
+  }
+}

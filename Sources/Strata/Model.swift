@@ -1,0 +1,96 @@
+import CJansson
+
+/// One model instance: the values of a schema model's properties, each
+/// absent, null, or a value. A value type: copies are independent.
+public struct Model: Sendable, Hashable, CustomStringConvertible {
+  /// The storage (shared between copies until one changes; never changed in place today).
+  package let object: ModelObject
+
+  /// Wraps storage.
+  package init(_ object: ModelObject) {
+    self.object = object
+  }
+
+  /// The model's name in its schema.
+  public var name: String { object.type.name }
+
+  /// The schema the model belongs to.
+  public var schema: Schema { object.schema }
+
+  /// The names of the model's properties, in schema order.
+  public var propertyNames: [String] { object.type.properties.map(\.name) }
+
+  /// True when `property` holds a value or null; false when absent or not a property.
+  public func has(_ property: String) -> Bool {
+    guard let index = object.type.propertyIndex[property], index < object.slots.count else { return false }
+    return object.slots[index].isPresent
+  }
+
+  /// The canonical value of `property`: nil when absent (or not a property), `.null` for null.
+  public subscript(property: String) -> JSON? {
+    guard let pointer = object.canonicalValue(property) else { return nil }
+    defer { JValue.release(pointer) }
+    return JSON(borrowing: pointer)
+  }
+
+  /// The canonical dictionary: property name -> canonical value, absent left out.
+  public var dictionary: JSON {
+    guard let pointer = Serializer.dictionary(object) else { return .object(JSONObject()) }
+    defer { JValue.release(pointer) }
+    return JSON(borrowing: pointer)
+  }
+
+  /// The model serialized back to JSON (JSON keys, key paths, enum values mapped back).
+  public var json: JSON {
+    guard let pointer = Serializer.serialize(object) else { return .object(JSONObject()) }
+    defer { JValue.release(pointer) }
+    return JSON(borrowing: pointer)
+  }
+
+  /// Equal when of the same model with equal values (absent differs from null).
+  public static func == (lhs: Model, rhs: Model) -> Bool { Equality.equal(lhs.object, rhs.object) }
+
+  /// Hashes the values, consistent with `==`.
+  public func hash(into hasher: inout Hasher) { hasher.combine(Equality.hash(object)) }
+
+  /// `Name{"property":value,...}` from the canonical dictionary.
+  public var description: String { "\(name)\(dictionary)" }
+}
+
+extension ModelObject {
+  /// The canonical value of a property (a new reference), nil when absent or unknown.
+  package func canonicalValue(_ property: String) -> JPtr? {
+    guard let index = type.propertyIndex[property], index < slots.count else { return nil }
+    return Serializer.canonical(slots[index])
+  }
+}
+
+extension ModelObject {
+  /// The model's name.
+  package var name: String { type.name }
+
+  /// 1 when `property` holds a value or null, 0 when absent, nil when no such property.
+  package func state(_ property: String) -> Int? {
+    guard let index = type.propertyIndex[property], index < slots.count else { return nil }
+    return slots[index].isPresent ? 1 : 0
+  }
+
+  /// The canonical dictionary (a new reference).
+  package func dictionary() -> JPtr? { Serializer.dictionary(self) }
+
+  /// The serialized JSON (a new reference).
+  package func serialized() -> JPtr? { Serializer.serialize(self) }
+
+  /// Equality over canonical values.
+  package func isEqual(to other: ModelObject) -> Bool { Equality.equal(self, other) }
+
+  /// A stable 64-bit hash consistent with `isEqual`.
+  package var hash64: UInt64 { Equality.hash(self) }
+}
+
+extension Schema {
+  /// The C name of the model at `index`, borrowed from the schema, or nil.
+  package func modelCName(_ index: Int) -> UnsafeMutablePointer<CChar>? {
+    index >= 0 && index < models.count ? models[index].cName : nil
+  }
+}

@@ -1,0 +1,39 @@
+import CJansson
+
+/// The storage of one model instance: the slot of each property, in the
+/// model type's property order, plus the input keys kept under
+/// `unknownKeys: keep`. Reference type: nested models and C handles point to it.
+package final class ModelObject: @unchecked Sendable {
+  /// The schema the model belongs to.
+  unowned(unsafe) package let schema: Schema
+  /// Keeps the schema alive; nil only for the default-value templates that
+  /// the schema itself holds (which would otherwise form a cycle).
+  private let owner: Schema?
+  /// The model's type.
+  package let type: ModelType
+  /// One slot per property.
+  var slots: ContiguousArray<Slot>
+  /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
+  var unknown: JPtr?
+
+  init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false) {
+    self.schema = schema
+    self.owner = template ? nil : schema
+    self.type = type
+    self.slots = slots
+    self.unknown = unknown
+  }
+
+  deinit {
+    for slot in slots { slot.release() }
+    if let unknown { JValue.release(unknown) }
+  }
+
+  /// A deep copy sharing no mutable state.
+  package func copy() -> ModelObject {
+    var unknownCopy: JPtr? = nil
+    if let unknown { unknownCopy = json_copy(unknown) }
+    return ModelObject(
+      schema: schema, type: type, slots: ContiguousArray(slots.map { $0.copy() }), unknown: unknownCopy)
+  }
+}

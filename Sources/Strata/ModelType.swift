@@ -1,0 +1,126 @@
+import CJansson
+import Glibc
+
+/// What a model does with input keys that no property maps.
+enum UnknownKeys: String, Sendable {
+  case ignore, keep, reject
+}
+
+/// Where a property's value lives in the input object.
+enum Location: Sendable {
+  /// `json: false`: never read nor written.
+  case none
+  /// A key path (from dots or a JSON Pointer): the keys to follow.
+  case path([Key])
+  /// A list of key paths: the value is an object keyed by each path as written.
+  case multi([MultiPath])
+}
+
+/// One key path of a list-of-key-paths location.
+struct MultiPath: Sendable {
+  /// The key path as the schema writes it (the key in the built object).
+  let written: Key
+  /// The keys to follow in the input.
+  let keys: [Key]
+}
+
+/// A reversible value mapping, JSON value -> model value.
+final class EnumMap: @unchecked Sendable {
+  /// The pairs (owned references, released with the schema).
+  let pairs: [(json: JPtr, model: JPtr)]
+  /// For pairs whose JSON side is a string: that string -> pair index.
+  let stringIndex: [String: Int]
+  /// The model value for input outside the mapping (owned), or nil.
+  let fallback: JPtr?
+
+  init(pairs: [(json: JPtr, model: JPtr)], fallback: JPtr?) {
+    self.pairs = pairs
+    var index: [String: Int] = [:]
+    for (position, pair) in pairs.enumerated() where JValue.isString(pair.json) {
+      index[JValue.string(pair.json)] = index[JValue.string(pair.json)] ?? position
+    }
+    self.stringIndex = index
+    self.fallback = fallback
+  }
+
+  deinit {
+    for pair in pairs {
+      JValue.release(pair.json)
+      JValue.release(pair.model)
+    }
+    if let fallback { JValue.release(fallback) }
+  }
+
+  /// The model value for a JSON value (borrowed), or nil if outside the mapping.
+  func forward(_ value: JPtr) -> JPtr? {
+    if JValue.isString(value) {
+      if let position = stringIndex[JValue.string(value)] { return pairs[position].model }
+      return fallback
+    }
+    for pair in pairs where json_equal(pair.json, value) != 0 { return pair.model }
+    return fallback
+  }
+
+  /// The JSON value for a model value (borrowed), or nil if the mapping lacks it.
+  func reverse(_ value: JPtr) -> JPtr? {
+    for pair in pairs where json_equal(pair.model, value) != 0 { return pair.json }
+    return nil
+  }
+}
+
+/// One declared property of a model.
+struct PropertySpec: @unchecked Sendable {
+  /// The property's name.
+  let name: String
+  /// The property's type.
+  var type: TypeRef
+  /// Where the value lives.
+  var location: Location
+  /// A missing key is an error.
+  var required: Bool
+  /// The value when the key is missing (a template copied into each model), or nil.
+  var defaultSlot: Slot?
+  /// The enum mapping applied to each scalar of the value, or nil.
+  var enumMap: EnumMap?
+
+  /// The key path for messages: "user.login", "/a.b/c", or the list.
+  var locationText: String {
+    switch location {
+    case .none: return "(none)"
+    case .path(let keys): return keys.map(\.name).joined(separator: ".")
+    case .multi(let paths): return paths.map(\.written.name).joined(separator: ", ")
+    }
+  }
+}
+
+/// A model declared by the schema.
+package final class ModelType: @unchecked Sendable {
+  /// The model's name.
+  let name: String
+  /// Its index in the schema.
+  let index: Int
+  /// Its properties, in the document's order.
+  var properties: ContiguousArray<PropertySpec> = []
+  /// Property name -> index.
+  var propertyIndex: [String: Int] = [:]
+  /// What to do with unmapped input keys.
+  var unknownKeys: UnknownKeys = .ignore
+  /// The primary key's properties (indices), possibly empty.
+  var primaryKey: [Int] = []
+  /// The first key of every property's location: the input keys the model maps.
+  var mappedKeys: Set<String> = []
+
+  /// The name as a C string, for the C API (lives as long as the schema).
+  package let cName: UnsafeMutablePointer<CChar>?
+
+  init(name: String, index: Int) {
+    self.name = name
+    self.index = index
+    self.cName = strdup(name)
+  }
+
+  deinit {
+    for property in properties { property.defaultSlot?.release() }
+    free(cName)
+  }
+}

@@ -1,0 +1,145 @@
+import CJansson
+import Glibc
+
+/// A loaded, checked, immutable schema: the models a program maps JSON onto.
+/// One schema may be shared by any number of threads.
+public final class Schema: @unchecked Sendable {
+  /// The schema's own `version` (0 when the document declares none).
+  public let version: Int64
+  /// The models, in the document's order.
+  let models: [ModelType]
+  /// Model name -> index.
+  let modelIndex: [String: Int]
+  /// The model names, in the document's order.
+  public let modelNames: [String]
+
+  /// Loads and checks a schema document (borrowed); the whole document is read
+  /// and every problem reported.
+  private init(loading document: JPtr) throws(StrataError) {
+    var loader = SchemaLoader()
+    let structure = try loader.readStructure(document)
+    self.version = structure.version
+    self.models = structure.models
+    self.modelNames = structure.models.map(\.name)
+    var index: [String: Int] = [:]
+    for model in structure.models { index[model.name] = model.index }
+    self.modelIndex = index
+    try loader.readValues(document, schema: self)
+  }
+
+  /// Loads a schema from its JSON document.
+  public convenience init(_ document: JSON) throws(StrataError) {
+    guard let pointer = document.makeJansson() else {
+      throw StrataError(code: .schema, message: "the schema document holds a value JSON cannot represent")
+    }
+    defer { JValue.release(pointer) }
+    try self.init(loading: pointer)
+  }
+
+  /// Loads a schema from JSON text.
+  public convenience init(text: String) throws(StrataError) {
+    var copy = text
+    let parsed = copy.withUTF8 { JSONText.parse($0) }
+    let pointer = try parsed.get()
+    defer { JValue.release(pointer) }
+    try self.init(loading: pointer)
+  }
+
+  /// Loads a schema from the file at `path`.
+  public convenience init(contentsOfFile path: String) throws(StrataError) {
+    let pointer = try Schema.readFile(path).get()
+    defer { JValue.release(pointer) }
+    try self.init(loading: pointer)
+  }
+
+  /// Loads a schema document given as a jansson value (borrowed).
+  package static func load(_ document: JPtr) -> Result<Schema, StrataError> {
+    do {
+      return .success(try Schema(loading: document))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Parses the JSON file at `path` (a new reference), or an `io` / `syntax` error.
+  package static func readFile(_ path: String) -> Result<JPtr, StrataError> {
+    var error = json_error_t()
+    if let parsed = json_load_file(path, JValue.decodeFlags, &error) { return .success(parsed) }
+    let text = withUnsafeBytes(of: &error.text) { raw in
+      String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    if error.line <= 0 {
+      return .failure(StrataError(code: .io, message: "cannot read '\(path)': \(text)"))
+    }
+    return .failure(
+      StrataError(code: .syntax, message: "invalid JSON in '\(path)' at line \(error.line), column \(error.column): \(text)"))
+  }
+
+  /// The model type named `name`, or an `argument` error.
+  func modelType(_ name: String) -> Result<ModelType, StrataError> {
+    if let index = modelIndex[name] { return .success(models[index]) }
+    return .failure(StrataError(code: .argument, message: "the schema has no model named '\(name)'"))
+  }
+
+  // MARK: mapping jansson values
+
+  /// Maps a jansson value (borrowed) onto a new model named `model`.
+  package func mapValue(_ model: String, _ value: JPtr) -> Result<ModelObject, StrataError> {
+    let type: ModelType
+    switch modelType(model) {
+    case .success(let found): type = found
+    case .failure(let error): return .failure(error)
+    }
+    var mapper = Mapper(schema: self, mode: .json)
+    if let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty { return .success(object) }
+    return .failure(StrataError(mapper.errors))
+  }
+
+  /// Maps every element of a jansson array (borrowed) onto new models named `model`.
+  package func mapValues(_ model: String, _ value: JPtr) -> Result<[ModelObject], StrataError> {
+    let type: ModelType
+    switch modelType(model) {
+    case .success(let found): type = found
+    case .failure(let error): return .failure(error)
+    }
+    var mapper = Mapper(schema: self, mode: .json)
+    if let objects = mapper.mapMany(value, type: type), mapper.errors.isEmpty { return .success(objects) }
+    return .failure(StrataError(mapper.errors))
+  }
+
+  // MARK: the Swift API
+
+  /// Maps a JSON value onto a new model named `model`; throws every error of the input.
+  public func map(_ model: String, _ json: JSON) throws(StrataError) -> Model {
+    guard let pointer = json.makeJansson() else {
+      throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
+    }
+    defer { JValue.release(pointer) }
+    return Model(try mapValue(model, pointer).get())
+  }
+
+  /// Maps JSON text onto a new model named `model`.
+  public func map(_ model: String, text: String) throws(StrataError) -> Model {
+    var copy = text
+    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+    defer { JValue.release(pointer) }
+    return Model(try mapValue(model, pointer).get())
+  }
+
+  /// Maps every element of a JSON array onto new models named `model`.
+  public func mapMany(_ model: String, _ json: JSON) throws(StrataError) -> [Model] {
+    guard let pointer = json.makeJansson() else {
+      throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
+    }
+    defer { JValue.release(pointer) }
+    return try mapValues(model, pointer).get().map(Model.init)
+  }
+
+  /// Maps JSON text holding an array onto new models named `model`.
+  public func mapMany(_ model: String, text: String) throws(StrataError) -> [Model] {
+    var copy = text
+    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+    defer { JValue.release(pointer) }
+    return try mapValues(model, pointer).get().map(Model.init)
+  }
+}

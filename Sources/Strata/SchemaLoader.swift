@@ -1,0 +1,455 @@
+import CJansson
+
+/// Reads a schema document (format 1) into models, checking all of it and
+/// collecting every problem as a `schema` error with a JSON Pointer into the
+/// document.
+struct SchemaLoader {
+  private var errors: [ErrorDetail] = []
+  private var models: [ModelType] = []
+  private var modelIndex: [String: Int] = [:]
+
+  /// Keys that later releases give meaning to: refused with a clear message.
+  private static let laterDocumentKeys: Set<String> = ["migrations"]
+  private static let laterModelKeys: Set<String> = ["extends", "subtypes", "root"]
+  private static let laterPropertyKeys: Set<String> = [
+    "format", "transform", "validate", "merge", "inverse", "timezone",
+  ]
+
+  /// The document's version and models, read by passes 1 and 2.
+  struct Structure {
+    let version: Int64
+    let models: [ModelType]
+  }
+
+  /// Passes 1 and 2: names, model keys and properties. Throws every error found.
+  mutating func readStructure(_ doc: JPtr) throws(StrataError) -> Structure {
+    let structure = run(doc)
+    if !errors.isEmpty { throw StrataError(errors) }
+    guard let structure else { throw StrataError(code: .schema, message: "the schema is invalid") }
+    return structure
+  }
+
+  /// Pass 3: defaults and enums, which need the finished schema. Throws every error found.
+  mutating func readValues(_ doc: JPtr, schema: Schema) throws(StrataError) {
+    if let modelsObject = json_object_get(doc, "models") {
+      for model in schema.models {
+        guard let body = json_object_get(modelsObject, model.name),
+          let properties = json_object_get(body, "properties"), JValue.isObject(properties)
+        else { continue }
+        readValues(model, schema: schema, name: model.name, properties: properties)
+      }
+    }
+    if !errors.isEmpty { throw StrataError(errors) }
+  }
+
+  private mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String) {
+    errors.append(
+      ErrorDetail(
+        path: JSONPointer.make(tokens), model: model, property: property, code: .schema, message: message))
+  }
+
+  private mutating func run(_ doc: JPtr) -> Structure? {
+    guard JValue.isObject(doc) else {
+      fail([], "a schema must be a JSON object, not \(JValue.typeName(doc))")
+      return nil
+    }
+    var version: Int64 = 0
+    var modelsObject: JPtr? = nil
+    var sawFormat = false
+    JValue.forEachMember(doc) { keyBytes, value in
+      let key = JValue.keyString(keyBytes)
+      switch key {
+      case "strata":
+        sawFormat = true
+        if !(JValue.isInteger(value) && json_integer_value(value) == 1) {
+          fail(["strata"], "'strata' must be the format number 1")
+        }
+      case "version":
+        if JValue.isInteger(value) && json_integer_value(value) >= 0 {
+          version = json_integer_value(value)
+        } else {
+          fail(["version"], "'version' must be an integer >= 0")
+        }
+      case "models":
+        modelsObject = value
+      default:
+        if Self.laterDocumentKeys.contains(key) {
+          fail([key], "'\(key)' is not supported by this release of Strata yet")
+        } else {
+          fail([key], "unknown schema key '\(key)' (expected strata, version, models)")
+        }
+      }
+    }
+    if !sawFormat { fail(["strata"], "the schema must declare its format: \"strata\": 1") }
+    guard let modelsObject else {
+      fail(["models"], "the schema must have 'models', an object of model name -> model")
+      return nil
+    }
+    guard JValue.isObject(modelsObject), json_object_size(modelsObject) > 0 else {
+      fail(["models"], "'models' must be a non-empty object of model name -> model")
+      return nil
+    }
+
+    // Pass 1: names, so that types may refer to any model.
+    var bodies: [(String, JPtr)] = []
+    JValue.forEachMember(modelsObject) { keyBytes, value in
+      let name = JValue.keyString(keyBytes)
+      if !Self.isIdentifier(name) {
+        fail(
+          ["models", name], model: name,
+          "model name '\(name)' must start with a letter or '_' and hold only letters, digits and '_'")
+      }
+      modelIndex[name] = models.count
+      models.append(ModelType(name: name, index: models.count))
+      bodies.append((name, value))
+    }
+
+    // Pass 2: each model's keys and properties.
+    for (position, (name, body)) in bodies.enumerated() {
+      readModel(models[position], name: name, body: body)
+    }
+    return errors.isEmpty ? Structure(version: version, models: models) : nil
+  }
+
+  static func isIdentifier(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first else { return false }
+    func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+      (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || scalar == "_"
+    }
+    guard isLetter(first) else { return false }
+    return name.unicodeScalars.allSatisfy { isLetter($0) || ($0 >= "0" && $0 <= "9") }
+  }
+
+  private mutating func readModel(_ model: ModelType, name: String, body: JPtr) {
+    let base = ["models", name]
+    guard JValue.isObject(body) else {
+      fail(base, model: name, "model '\(name)' must be an object with 'properties'")
+      return
+    }
+    var naming = NamingRule.none
+    var primaryKeyValue: JPtr? = nil
+    var propertiesValue: JPtr? = nil
+    JValue.forEachMember(body) { keyBytes, value in
+      let key = JValue.keyString(keyBytes)
+      switch key {
+      case "properties": propertiesValue = value
+      case "primaryKey": primaryKeyValue = value
+      case "keys":
+        if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
+          naming = rule
+        } else {
+          fail(base + [key], model: name, "'keys' must be one of snake_case, camelCase, kebab-case, none")
+        }
+      case "unknownKeys":
+        if JValue.isString(value), let rule = UnknownKeys(rawValue: JValue.string(value)) {
+          model.unknownKeys = rule
+        } else {
+          fail(base + [key], model: name, "'unknownKeys' must be one of ignore, keep, reject")
+        }
+      default:
+        if Self.laterModelKeys.contains(key) {
+          fail(base + [key], model: name, "'\(key)' is not supported by this release of Strata yet")
+        } else {
+          fail(
+            base + [key], model: name,
+            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys)")
+        }
+      }
+    }
+    guard let propertiesValue, JValue.isObject(propertiesValue) else {
+      fail(base + ["properties"], model: name, "model '\(name)' must have 'properties', an object")
+      return
+    }
+    var claimed: [[String]: String] = [:]
+    JValue.forEachMember(propertiesValue) { keyBytes, value in
+      let propertyName = JValue.keyString(keyBytes)
+      let path = base + ["properties", propertyName]
+      if propertyName.isEmpty {
+        fail(path, model: name, "a property name cannot be empty")
+        return
+      }
+      guard let spec = readProperty(propertyName, value, path: path, model: name, naming: naming) else { return }
+      for keys in Self.keyLists(spec.location) {
+        let names = keys.map(\.name)
+        if let other = claimed[names] {
+          fail(
+            path + ["json"], model: name, property: propertyName,
+            "'\(propertyName)' and '\(other)' both claim the key path \(names.joined(separator: "."))")
+        } else {
+          claimed[names] = propertyName
+        }
+        if let first = names.first { model.mappedKeys.insert(first) }
+      }
+      model.propertyIndex[propertyName] = model.properties.count
+      model.properties.append(spec)
+    }
+    if let primaryKeyValue {
+      var names: [String] = []
+      if JValue.isString(primaryKeyValue) {
+        names = [JValue.string(primaryKeyValue)]
+      } else if JValue.isArray(primaryKeyValue), json_array_size(primaryKeyValue) > 0 {
+        for position in 0..<json_array_size(primaryKeyValue) {
+          if let element = json_array_get(primaryKeyValue, position), JValue.isString(element) {
+            names.append(JValue.string(element))
+          } else {
+            fail(base + ["primaryKey", String(position)], model: name, "a primary key names a property")
+          }
+        }
+      } else {
+        fail(base + ["primaryKey"], model: name, "'primaryKey' must be a property name or a list of them")
+      }
+      for keyName in names {
+        if let index = model.propertyIndex[keyName] {
+          model.primaryKey.append(index)
+        } else {
+          fail(base + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
+        }
+      }
+    }
+  }
+
+  private static func keyLists(_ location: Location) -> [[Key]] {
+    switch location {
+    case .none: return []
+    case .path(let keys): return [keys]
+    case .multi(let paths): return paths.map(\.keys)
+    }
+  }
+
+  private mutating func readProperty(
+    _ name: String, _ body: JPtr, path: [String], model: String, naming: NamingRule
+  ) -> PropertySpec? {
+    guard JValue.isObject(body) else {
+      fail(path, model: model, property: name, "property '\(name)' must be an object with a 'type'")
+      return nil
+    }
+    var type: TypeRef? = nil
+    var location = Location.path([Key(naming.key(for: name))])
+    var required = false
+    var ok = true
+    JValue.forEachMember(body) { keyBytes, value in
+      let key = JValue.keyString(keyBytes)
+      switch key {
+      case "type":
+        guard JValue.isString(value) else {
+          fail(path + [key], model: model, property: name, "'type' must be a string such as \"string\" or \"[Label]\"")
+          ok = false
+          return
+        }
+        switch TypeRef.parse(JValue.string(value), lookup: { modelIndex[$0] }) {
+        case .success(let parsed): type = parsed
+        case .failure(let error):
+          fail(path + [key], model: model, property: name, error.message)
+          ok = false
+        }
+      case "json":
+        if let parsed = readLocation(value, path: path + [key], model: model, property: name) {
+          location = parsed
+        } else {
+          ok = false
+        }
+      case "required":
+        if JValue.isBool(value) {
+          required = value.pointee.type == JSON_TRUE
+        } else {
+          fail(path + [key], model: model, property: name, "'required' must be true or false")
+          ok = false
+        }
+      case "default", "enum", "enumDefault":
+        break  // read in pass 3, once every type is known
+      default:
+        if Self.laterPropertyKeys.contains(key) {
+          fail(path + [key], model: model, property: name, "'\(key)' is not supported by this release of Strata yet")
+        } else {
+          fail(
+            path + [key], model: model, property: name,
+            "unknown property key '\(key)' (expected type, json, required, default, enum, enumDefault)")
+        }
+        ok = false
+      }
+    }
+    guard let type else {
+      if json_object_get(body, "type") == nil {
+        fail(path + ["type"], model: model, property: name, "property '\(name)' must have a 'type'")
+      }
+      return nil
+    }
+    if required && json_object_get(body, "default") != nil {
+      fail(path + ["default"], model: model, property: name, "a required property cannot have a default")
+      ok = false
+    }
+    guard ok else { return nil }
+    return PropertySpec(
+      name: name, type: type, location: location, required: required, defaultSlot: nil, enumMap: nil)
+  }
+
+  private mutating func readLocation(_ value: JPtr, path: [String], model: String, property: String) -> Location? {
+    if value.pointee.type == JSON_FALSE { return Location.none }
+    if JValue.isString(value) {
+      guard let keys = parseKeyPath(JValue.string(value), path: path, model: model, property: property) else {
+        return nil
+      }
+      return .path(keys)
+    }
+    if JValue.isArray(value) && json_array_size(value) > 0 {
+      var paths: [MultiPath] = []
+      var seen: Set<String> = []
+      for position in 0..<json_array_size(value) {
+        guard let element = json_array_get(value, position), JValue.isString(element) else {
+          fail(path + [String(position)], model: model, property: property, "each key path of the list must be a string")
+          return nil
+        }
+        let written = JValue.string(element)
+        guard let keys = parseKeyPath(written, path: path + [String(position)], model: model, property: property)
+        else { return nil }
+        if !seen.insert(written).inserted {
+          fail(path + [String(position)], model: model, property: property, "key path '\(written)' is listed twice")
+          return nil
+        }
+        paths.append(MultiPath(written: Key(written), keys: keys))
+      }
+      return .multi(paths)
+    }
+    fail(path, model: model, property: property, "'json' must be a key path, a JSON Pointer, a list of key paths, or false")
+    return nil
+  }
+
+  private mutating func parseKeyPath(_ text: String, path: [String], model: String, property: String) -> [Key]? {
+    if text.hasPrefix("/") {
+      guard let tokens = JSONPointer.parse(text) else {
+        fail(path, model: model, property: property, "'\(text)' is not a valid JSON Pointer (a '~' must be followed by 0 or 1)")
+        return nil
+      }
+      return tokens.map(Key.init)
+    }
+    let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    if text.isEmpty || segments.contains(where: \.isEmpty) {
+      fail(path, model: model, property: property, "key path '\(text)' has an empty segment")
+      return nil
+    }
+    return segments.map(Key.init)
+  }
+
+  /// Pass 3: `enum`, `enumDefault` and `default`, checked against the types.
+  private mutating func readValues(_ model: ModelType, schema: Schema, name: String, properties: JPtr) {
+    for index in model.properties.indices {
+      let spec = model.properties[index]
+      guard let body = json_object_get(properties, spec.name) else { continue }
+      let path = ["models", name, "properties", spec.name]
+      let enumValue = json_object_get(body, "enum")
+      let fallbackValue = json_object_get(body, "enumDefault")
+      if let enumValue {
+        model.properties[index].enumMap = readEnum(
+          enumValue, fallback: fallbackValue, type: spec.type, schema: schema, path: path, model: name,
+          property: spec.name)
+      } else if fallbackValue != nil {
+        fail(path + ["enumDefault"], model: name, property: spec.name, "'enumDefault' needs an 'enum'")
+      }
+      if let defaultValue = json_object_get(body, "default") {
+        var reader = Mapper(schema: schema, mode: .canonical)
+        reader.makesTemplates = true
+        let slot = reader.read(defaultValue, type: spec.type, model: model, property: index)
+        if reader.errors.isEmpty {
+          model.properties[index].defaultSlot = slot
+        } else {
+          slot.release()
+          let first = reader.errors[0]
+          fail(
+            path + ["default"], model: name, property: spec.name,
+            "the default does not fit type '\(spec.type.name(models: schema.modelNames))': \(first.message)")
+        }
+      }
+    }
+  }
+
+  private mutating func readEnum(
+    _ value: JPtr, fallback: JPtr?, type: TypeRef, schema: Schema, path: [String], model: String,
+    property: String
+  ) -> EnumMap? {
+    let scalar = Self.scalar(of: type)
+    guard let scalar else {
+      fail(path + ["enum"], model: model, property: property, "'enum' applies to scalar types, not to models")
+      return nil
+    }
+    var pairs: [(json: JPtr, model: JPtr)] = []
+    var ok = true
+    func check(_ modelValue: JPtr, at tokens: [String]) -> Bool {
+      var reader = Mapper(schema: schema, mode: .canonical)
+      let slot = reader.readScalar(modelValue, type: scalar)
+      slot.release()
+      if !reader.errors.isEmpty || JValue.isNull(modelValue) {
+        fail(
+          tokens, model: model, property: property,
+          "enum model value must be of type '\(scalar.name(models: schema.modelNames))'")
+        return false
+      }
+      return true
+    }
+    if JValue.isObject(value) && json_object_size(value) > 0 {
+      JValue.forEachMember(value) { keyBytes, modelValue in
+        let key = JValue.keyString(keyBytes)
+        if check(modelValue, at: path + ["enum", key]), let jsonSide = JValue.makeString(key) {
+          pairs.append((jsonSide, JValue.retain(modelValue)))
+        } else {
+          ok = false
+        }
+      }
+    } else if JValue.isArray(value) && json_array_size(value) > 0 {
+      for position in 0..<json_array_size(value) {
+        guard let pair = json_array_get(value, position), JValue.isArray(pair), json_array_size(pair) == 2,
+          let jsonSide = json_array_get(pair, 0), let modelSide = json_array_get(pair, 1)
+        else {
+          fail(
+            path + ["enum", String(position)], model: model, property: property,
+            "each entry of a list 'enum' is a pair [JSON value, model value]")
+          ok = false
+          continue
+        }
+        if check(modelSide, at: path + ["enum", String(position), "1"]) {
+          pairs.append((JValue.retain(jsonSide), JValue.retain(modelSide)))
+        } else {
+          ok = false
+        }
+      }
+    } else {
+      fail(
+        path + ["enum"], model: model, property: property,
+        "'enum' must be a non-empty object (JSON string -> model value) or list of pairs")
+      ok = false
+    }
+    for (first, pair) in pairs.enumerated() where ok {
+      for other in pairs[(first + 1)...] where json_equal(pair.model, other.model) != 0 {
+        fail(path + ["enum"], model: model, property: property, "enum model values must be distinct to be reversible")
+        ok = false
+        break
+      }
+      for other in pairs[(first + 1)...] where json_equal(pair.json, other.json) != 0 {
+        fail(path + ["enum"], model: model, property: property, "enum JSON values must be distinct")
+        ok = false
+        break
+      }
+    }
+    var fallbackValue: JPtr? = nil
+    if let fallback {
+      if check(fallback, at: path + ["enumDefault"]) { fallbackValue = JValue.retain(fallback) } else { ok = false }
+    }
+    guard ok else {
+      for pair in pairs {
+        JValue.release(pair.json)
+        JValue.release(pair.model)
+      }
+      if let fallbackValue { JValue.release(fallbackValue) }
+      return nil
+    }
+    return EnumMap(pairs: pairs, fallback: fallbackValue)
+  }
+
+  /// The scalar at the bottom of a type (through arrays, dictionaries and `?`), or nil for a model.
+  static func scalar(of type: TypeRef) -> TypeRef? {
+    switch type {
+    case .model: return nil
+    case .array(let element), .dict(let element), .optional(let element): return scalar(of: element)
+    default: return type
+    }
+  }
+}

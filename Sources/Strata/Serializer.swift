@@ -1,0 +1,150 @@
+import CJansson
+
+/// Turns model storage back into JSON: the canonical dictionary (property
+/// names, model-side values) and the serialized form (JSON keys and key
+/// paths, enum values mapped back, unknown keys carried through).
+enum Serializer {
+  // MARK: canonical
+
+  /// The canonical dictionary of a model (a new reference).
+  static func dictionary(_ object: ModelObject) -> JPtr? {
+    guard let out = json_object() else { return nil }
+    let properties = object.type.properties
+    for index in 0..<min(properties.count, object.slots.count) {
+      guard let value = canonical(object.slots[index]) else { continue }
+      JValue.setNew(out, properties[index].name, value)
+    }
+    return out
+  }
+
+  /// The canonical value of a slot (a new reference), or nil when absent.
+  static func canonical(_ slot: Slot) -> JPtr? {
+    switch slot {
+    case .absent: return nil
+    case .null: return json_null()
+    case .leaf(let value): return JValue.retain(value)
+    case .model(let object): return dictionary(object)
+    case .array(let elements):
+      guard let out = json_array() else { return nil }
+      for element in elements { _ = json_array_append_new(out, canonical(element) ?? json_null()) }
+      return out
+    case .dict(let entries):
+      guard let out = json_object() else { return nil }
+      for entry in entries { JValue.setNew(out, entry.key, canonical(entry.value) ?? json_null()) }
+      return out
+    }
+  }
+
+  // MARK: serialized
+
+  /// The model serialized back to JSON (a new reference).
+  static func serialize(_ object: ModelObject) -> JPtr? {
+    guard let out = json_object() else { return nil }
+    let properties = object.type.properties
+    for index in 0..<min(properties.count, object.slots.count) {
+      let spec = properties[index]
+      let slot = object.slots[index]
+      guard slot.isPresent else { continue }
+      switch spec.location {
+      case .none:
+        continue
+      case .path(let keys):
+        guard let value = serialized(slot, spec.enumMap) else { continue }
+        place(value, at: keys[...], in: out)
+      case .multi(let paths):
+        guard let value = serialized(slot, spec.enumMap) else { continue }
+        if JValue.isObject(value) {
+          for path in paths {
+            if let member = JValue.member(value, path.written) {
+              place(JValue.retain(member), at: path.keys[...], in: out)
+            }
+          }
+        }
+        JValue.release(value)
+      }
+    }
+    if let unknown = object.unknown {
+      JValue.forEachMember(unknown) { key, value in
+        if json_object_getn(out, UnsafeRawPointer(key.baseAddress)?.assumingMemoryBound(to: CChar.self), key.count)
+          == nil
+        {
+          JValue.setMember(out, key, JValue.retain(value))
+        }
+      }
+    }
+    return out
+  }
+
+  /// Sets `value` (stolen) at the key path `keys` inside `object`, creating
+  /// the objects on the way. An object already there is filled in (copied first
+  /// when it is shared, so no input value is ever changed in place).
+  static func place(_ value: JPtr, at keys: ArraySlice<Key>, in object: JPtr) {
+    guard let first = keys.first else {
+      JValue.release(value)
+      return
+    }
+    if keys.count == 1 {
+      JValue.setNew(object, first, value)
+      return
+    }
+    var child = JValue.member(object, first)
+    if let existing = child, JValue.isObject(existing), existing.pointee.refcount > 1 {
+      // Shared with a model or the input: fill a private copy instead.
+      if let copy = json_copy(existing) {
+        JValue.setNew(object, first, copy)
+        child = copy
+      }
+    }
+    if child == nil, let fresh = json_object() {
+      JValue.setNew(object, first, fresh)
+      child = fresh
+    }
+    guard let target = child, JValue.isObject(target) else {
+      JValue.release(value)  // a non-object is in the way: the outer value wins
+      return
+    }
+    place(value, at: keys.dropFirst(), in: target)
+  }
+
+  /// The serialized value of a slot (a new reference), or nil when absent.
+  static func serialized(_ slot: Slot, _ enumMap: EnumMap?) -> JPtr? {
+    switch slot {
+    case .absent: return nil
+    case .null: return json_null()
+    case .leaf(let value):
+      guard let enumMap else { return JValue.retain(value) }
+      return reverse(value, enumMap)
+    case .model(let object): return serialize(object)
+    case .array(let elements):
+      guard let out = json_array() else { return nil }
+      for element in elements { _ = json_array_append_new(out, serialized(element, enumMap) ?? json_null()) }
+      return out
+    case .dict(let entries):
+      guard let out = json_object() else { return nil }
+      for entry in entries { JValue.setNew(out, entry.key, serialized(entry.value, enumMap) ?? json_null()) }
+      return out
+    }
+  }
+
+  /// A leaf with its scalars mapped back through an enum (a new reference).
+  private static func reverse(_ value: JPtr, _ enumMap: EnumMap) -> JPtr? {
+    if JValue.isArray(value) {
+      guard let out = json_array() else { return nil }
+      for position in 0..<json_array_size(value) {
+        if let element = json_array_get(value, position) {
+          _ = json_array_append_new(out, reverse(element, enumMap) ?? json_null())
+        }
+      }
+      return out
+    }
+    if JValue.isObject(value) {
+      guard let out = json_object() else { return nil }
+      JValue.forEachMember(value) { key, member in
+        JValue.setMember(out, key, reverse(member, enumMap) ?? json_null())
+      }
+      return out
+    }
+    if JValue.isNull(value) { return json_null() }
+    return JValue.retain(enumMap.reverse(value) ?? value)
+  }
+}

@@ -1,0 +1,58 @@
+import CJansson
+
+/// The stored state of one property value inside a model: absent, null, a
+/// JSON leaf, a nested model, or a collection holding models.
+///
+/// This is the engine's model storage. A `.leaf` owns one reference to its
+/// json_t (shared with the input where the value passed through untouched);
+/// whoever owns a slot calls `release()` once when dropping it.
+enum Slot {
+  /// Never set.
+  case absent
+  /// Explicitly null.
+  case null
+  /// A value whose type holds no model, kept as one JSON value (owned reference).
+  case leaf(JPtr)
+  /// A nested model.
+  case model(ModelObject)
+  /// `[T]` where T holds models.
+  case array(ContiguousArray<Slot>)
+  /// `{T}` where T holds models, keys in input order.
+  case dict(ContiguousArray<DictEntry>)
+
+  /// Drops the references this slot owns.
+  func release() {
+    switch self {
+    case .absent, .null, .model: return
+    case .leaf(let value): JValue.release(value)
+    case .array(let elements): for element in elements { element.release() }
+    case .dict(let entries): for entry in entries { entry.value.release() }
+    }
+  }
+
+  /// A deep copy: leaves are shared (they are never changed in place), models copied.
+  func copy() -> Slot {
+    switch self {
+    case .absent, .null: return self
+    case .leaf(let value): return .leaf(JValue.retain(value))
+    case .model(let object): return .model(object.copy())
+    case .array(let elements): return .array(ContiguousArray(elements.map { $0.copy() }))
+    case .dict(let entries):
+      return .dict(ContiguousArray(entries.map { DictEntry(key: $0.key, value: $0.value.copy()) }))
+    }
+  }
+
+  /// True unless absent.
+  var isPresent: Bool {
+    if case .absent = self { return false }
+    return true
+  }
+}
+
+/// One entry of a `{T}` slot.
+struct DictEntry {
+  /// The object key.
+  let key: String
+  /// The value.
+  var value: Slot
+}

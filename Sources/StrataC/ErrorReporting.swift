@@ -1,0 +1,108 @@
+import CJansson
+import Glibc
+import Strata
+
+/// The per-thread list of the most recent failed call's errors (a json_t array).
+private let errorListKey: pthread_key_t = {
+  var key = pthread_key_t()
+  _ = pthread_key_create(&key) { pointer in
+    if let pointer { json_decref(pointer.assumingMemoryBound(to: json_t.self)) }
+  }
+  return key
+}()
+
+/// Field offsets of `strata_error_t` (include/strata.h) on LP64 targets.
+/// Tests/c checks them with offsetof().
+private enum ErrorLayout {
+  static let code = 0
+  static let count = 8
+  static let codeName = 16
+  static let codeNameLength = 16
+  static let path = 32
+  static let pathLength = 256
+  static let model = 288
+  static let property = 368
+  static let nameLength = 80
+  static let message = 448
+  static let messageLength = 256
+}
+
+/// Records the outcome of a call that takes a `strata_error_t *`.
+enum ErrorReporting {
+  /// A successful call: clears the struct and the thread's error list.
+  static func succeed(_ error: UnsafeMutableRawPointer?) {
+    setList(nil)
+    guard let error else { return }
+    error.initializeMemory(as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+  }
+
+  /// A failed call: fills the struct with the first error and keeps them all.
+  static func fail(_ failure: StrataError, _ error: UnsafeMutableRawPointer?) {
+    setList(list(failure))
+    guard let error else { return }
+    error.initializeMemory(as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+    guard let first = failure.errors.first else { return }
+    error.storeBytes(of: first.code.number, toByteOffset: ErrorLayout.code, as: Int32.self)
+    error.storeBytes(of: failure.errors.count, toByteOffset: ErrorLayout.count, as: Int.self)
+    copy(first.code.rawValue, to: error + ErrorLayout.codeName, capacity: ErrorLayout.codeNameLength)
+    copy(first.path, to: error + ErrorLayout.path, capacity: ErrorLayout.pathLength)
+    copy(first.model, to: error + ErrorLayout.model, capacity: ErrorLayout.nameLength)
+    copy(first.property, to: error + ErrorLayout.property, capacity: ErrorLayout.nameLength)
+    copy(first.message, to: error + ErrorLayout.message, capacity: ErrorLayout.messageLength)
+  }
+
+  /// A failed call with a single error of the whole input.
+  static func fail(_ code: ErrorCode, _ message: String, _ error: UnsafeMutableRawPointer?) {
+    fail(StrataError([ErrorDetail(path: "", code: code, message: message)]), error)
+  }
+
+  /// A new reference to the thread's error list, or nil.
+  static func current() -> UnsafeMutablePointer<json_t>? {
+    guard let stored = pthread_getspecific(errorListKey) else { return nil }
+    let list = stored.assumingMemoryBound(to: json_t.self)
+    return json_incref(list)
+  }
+
+  private static func setList(_ list: UnsafeMutablePointer<json_t>?) {
+    if let old = pthread_getspecific(errorListKey) {
+      json_decref(old.assumingMemoryBound(to: json_t.self))
+    }
+    _ = pthread_setspecific(errorListKey, list.map { UnsafeRawPointer($0) })
+  }
+
+  private static func list(_ failure: StrataError) -> UnsafeMutablePointer<json_t>? {
+    guard let array = json_array() else { return nil }
+    for detail in failure.errors {
+      guard let entry = json_object() else { continue }
+      set(entry, "path", detail.path)
+      set(entry, "model", detail.model)
+      set(entry, "property", detail.property)
+      set(entry, "code", detail.code.rawValue)
+      set(entry, "message", detail.message)
+      _ = json_array_append_new(array, entry)
+    }
+    return array
+  }
+
+  private static func set(_ object: UnsafeMutablePointer<json_t>, _ key: String, _ value: String) {
+    var copy = value
+    let string = copy.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { json_stringn_nocheck($0.baseAddress, $0.count) }
+    }
+    if let string { _ = json_object_set_new(object, key, string) }
+  }
+
+  /// Copies UTF-8 text into a fixed C buffer, cut at a character boundary, NUL-terminated.
+  private static func copy(_ text: String, to destination: UnsafeMutableRawPointer, capacity: Int) {
+    var bytes = Array(text.utf8)
+    if bytes.count > capacity - 1 {
+      var end = capacity - 1
+      while end > 0 && (bytes[end] & 0xC0) == 0x80 { end -= 1 }
+      bytes = Array(bytes[0..<end])
+    }
+    bytes.withUnsafeBytes { raw in
+      if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: raw.count) }
+    }
+    destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+  }
+}

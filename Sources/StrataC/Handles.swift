@@ -1,0 +1,31 @@
+import Strata
+
+/// C handles are retained Swift objects: `strata_schema_t *` is a `Schema`,
+/// `strata_model_t *` a `ModelObject`; incref/decref are retain/release.
+enum Handles {
+  static func schema(_ handle: OpaquePointer?) -> Schema? {
+    guard let handle else { return nil }
+    return Unmanaged<Schema>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+  }
+
+  static func model(_ handle: OpaquePointer?) -> ModelObject? {
+    guard let handle else { return nil }
+    return Unmanaged<ModelObject>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+  }
+
+  /// A new reference handle for a schema.
+  static func retained(_ schema: Schema) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(schema).toOpaque())
+  }
+
+  /// A new reference handle for a model.
+  static func retained(_ model: ModelObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(model).toOpaque())
+  }
+
+  /// A Swift string from a C string argument.
+  static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+    guard let pointer else { return nil }
+    return String(cString: pointer)
+  }
+}

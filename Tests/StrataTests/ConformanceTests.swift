@@ -1,0 +1,127 @@
+import Foundation
+import Strata
+import Testing
+
+/// One case of Tests/conformance/*.json.
+struct ConformanceCase: Sendable, CustomTestStringConvertible {
+  let file: String
+  let name: String
+  let schema: JSON
+  let body: JSON
+
+  var testDescription: String { "\(file):\(name)" }
+
+  static let folder: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("conformance")
+
+  static func all() -> [ConformanceCase] {
+    let only = ProcessInfo.processInfo.environment["STRATA_CONFORMANCE_FILE"]
+    let files =
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { $0.hasSuffix(".json") && (only == nil || $0 == only) }.sorted()
+    var cases: [ConformanceCase] = []
+    for file in files {
+      guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8),
+        let document = try? JSON(parsing: text), case .array(let items)? = document["cases"]
+      else {
+        cases.append(ConformanceCase(file: file, name: "(unreadable file)", schema: .null, body: .null))
+        continue
+      }
+      for item in items {
+        let name: String
+        if case .string(let text)? = item["name"] { name = text } else { name = "?" }
+        cases.append(ConformanceCase(file: file, name: name, schema: item["schema"] ?? document["schema"] ?? .null, body: item))
+      }
+    }
+    return cases
+  }
+}
+
+/// Sorts error entries by (path, code, model, property) for multiset comparison.
+private func sortKey(_ entry: [String: String]) -> String {
+  [entry["path"] ?? "", entry["code"] ?? "", entry["model"] ?? "", entry["property"] ?? ""].joined(separator: "\u{1}")
+}
+
+private func compareErrors(_ expected: JSON, _ actual: [ErrorDetail]) -> String? {
+  guard case .array(let items) = expected else { return "expected errors must be an array" }
+  var wanted: [[String: String]] = []
+  for item in items {
+    guard case .object(let object) = item else { return "an expected error must be an object" }
+    var entry: [String: String] = [:]
+    for (key, value) in object { if case .string(let text) = value { entry[key] = text } }
+    wanted.append(entry)
+  }
+  let got = actual.map {
+    ["path": $0.path, "code": $0.code.rawValue, "model": $0.model, "property": $0.property, "message": $0.message]
+  }
+  guard wanted.count == got.count else {
+    return "expected \(wanted.count) errors, got \(got.count): \(actual)"
+  }
+  let sortedWanted = wanted.sorted { sortKey($0) < sortKey($1) }
+  let sortedGot = got.sorted { sortKey($0) < sortKey($1) }
+  for (want, have) in zip(sortedWanted, sortedGot) {
+    for key in ["path", "code", "model", "property"] {
+      if let value = want[key], value != have[key] {
+        return "error \(key): expected \(value), got \(have[key] ?? "") in \(sortedGot)"
+      }
+    }
+    if let message = want["message"], !(have["message"] ?? "").contains(message) {
+      return "message \(have["message"] ?? "") does not contain \(message)"
+    }
+  }
+  return nil
+}
+
+@Test("conformance", arguments: ConformanceCase.all())
+func conformance(_ testCase: ConformanceCase) throws {
+  let body = testCase.body
+  if let expected = body["schemaErrors"] {
+    do {
+      _ = try Schema(testCase.schema)
+      Issue.record("the schema loaded, expected errors \(expected)")
+    } catch {
+      if let problem = compareErrors(expected, error.errors) { Issue.record("\(problem)") }
+    }
+    return
+  }
+  let schema: Schema
+  do {
+    schema = try Schema(testCase.schema)
+  } catch {
+    Issue.record("schema failed to load: \(error)")
+    return
+  }
+  guard case .string(let model)? = body["model"] else {
+    Issue.record("case has no model")
+    return
+  }
+  let many = body["many"] == .bool(true)
+  var models: [Model] = []
+  do {
+    if case .string(let text)? = body["inputText"] {
+      models = many ? try schema.mapMany(model, text: text) : [try schema.map(model, text: text)]
+    } else {
+      let input = body["input"] ?? .null
+      models = many ? try schema.mapMany(model, input) : [try schema.map(model, input)]
+    }
+  } catch {
+    if let expected = body["errors"] {
+      if let problem = compareErrors(expected, error.errors) { Issue.record("\(problem)") }
+    } else {
+      Issue.record("mapping failed: \(error)")
+    }
+    return
+  }
+  if body["errors"] != nil {
+    Issue.record("mapping succeeded, expected errors \(body["errors"] ?? .null)")
+    return
+  }
+  if let expected = body["dictionary"] {
+    let actual: JSON = many ? .array(models.map(\.dictionary)) : (models.first?.dictionary ?? .null)
+    #expect(actual == expected, "dictionary")
+  }
+  if let expected = body["json"] {
+    let actual: JSON = many ? .array(models.map(\.json)) : (models.first?.json ?? .null)
+    #expect(actual == expected, "json")
+  }
+}

@@ -1,0 +1,303 @@
+/*
+ * strata.h - the C API of Strata, a model layer for programs that live on
+ * JSON APIs.
+ *
+ * A schema (a JSON document) declares models; Strata maps JSON onto them,
+ * checks every value, serializes models back to JSON and gives each model's
+ * canonical dictionary. JSON values are jansson `json_t *` handles.
+ *
+ * Conventions (jansson's, where jansson has one):
+ *
+ * - Ownership. A `json_t *` argument is borrowed unless the function's name
+ *   ends in `_new` (then the reference is stolen). A returned `json_t *` is a
+ *   new reference: release it with json_decref() (or strata_json_decref()).
+ *   Schemas and models are reference counted: every function that returns a
+ *   `strata_schema_t *` or `strata_model_t *` returns a new reference, released
+ *   with strata_schema_decref() / strata_model_decref(). Strings returned as
+ *   `const char *` are borrowed from the object they came from and live as
+ *   long as it does.
+ *
+ * - Shared leaves. A JSON leaf that passes through a mapping untransformed is
+ *   shared, not copied: a model holds a reference to the input's string, number
+ *   or `json`-typed value, and the json_t trees that strata_model_to_json() and
+ *   strata_model_dictionary() return share those leaves with the model. Treat
+ *   them as read-only; json_deep_copy() what you mean to change in place.
+ *
+ * - Errors. A function that can fail takes a `strata_error_t *error`, which
+ *   may be NULL. On failure it returns NULL (or -1) and fills `error` with the
+ *   first error of the call and the number of errors. Every error of the
+ *   calling thread's most recent failed call is available as a JSON array from
+ *   strata_errors(). No function aborts the host process: NULL arguments,
+ *   unknown model or property names and malformed input all come back as
+ *   errors.
+ *
+ * - Threads. A loaded schema is immutable: one schema may be used by any
+ *   number of threads at once. A model is used by one thread at a time, like a
+ *   json_t. strata_errors() is per thread.
+ */
+#ifndef STRATA_H
+#define STRATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The version of this header; strata_version() gives the library's. */
+#define STRATA_VERSION_MAJOR 0
+#define STRATA_VERSION_MINOR 1
+#define STRATA_VERSION_PATCH 0
+#define STRATA_VERSION "0.1.0"
+
+/**
+ * The kind of an error. The names in parentheses are the `code` strings of
+ * the error list (strata_errors()) and of the Python and Swift bindings.
+ */
+typedef enum strata_code {
+    STRATA_OK = 0,               /* no error */
+    STRATA_ERROR_MISSING = 1,    /* "missing": a required key is absent */
+    STRATA_ERROR_TYPE = 2,       /* "type": wrong JSON type */
+    STRATA_ERROR_NULL = 3,       /* "null": null where the type is not T? */
+    STRATA_ERROR_FORMAT = 4,     /* "format": a value could not be read (a bad URL) */
+    STRATA_ERROR_ENUM = 5,       /* "enum": a value outside an enum mapping */
+    STRATA_ERROR_VALIDATION = 6, /* "validation": a validate rule failed */
+    STRATA_ERROR_UNKNOWN_KEY = 7,/* "unknown_key": a key refused by unknownKeys: reject */
+    STRATA_ERROR_SUBTYPE = 8,    /* "subtype": no subtype matched */
+    STRATA_ERROR_PATH = 9,       /* "path": a key path runs through a non-object */
+    STRATA_ERROR_SCHEMA = 10,    /* "schema": the schema document is invalid */
+    STRATA_ERROR_SYNTAX = 11,    /* "syntax": input text is not valid JSON */
+    STRATA_ERROR_DEPTH = 12,     /* "depth": input nested deeper than STRATA_MAX_DEPTH */
+    STRATA_ERROR_ARGUMENT = 13,  /* "argument": a NULL or invalid argument, an unknown name */
+    STRATA_ERROR_IO = 14         /* "io": a file could not be read */
+} strata_code_t;
+
+/** How deep models, arrays and dictionaries may nest in mapped input. */
+#define STRATA_MAX_DEPTH 512
+
+/** Sizes of the text fields of strata_error_t (each includes the NUL). */
+#define STRATA_ERROR_PATH_LENGTH 256
+#define STRATA_ERROR_NAME_LENGTH 80
+#define STRATA_ERROR_MESSAGE_LENGTH 256
+
+/**
+ * The first error of a failed call, filled like jansson's json_error_t.
+ * Text fields are NUL-terminated UTF-8, cut at a character boundary if too
+ * long (the full text is in strata_errors()).
+ */
+typedef struct strata_error {
+    strata_code_t code;                              /* STRATA_OK on success */
+    size_t count;                                    /* errors in the call */
+    char code_name[16];                              /* "missing", "type", ... */
+    char path[STRATA_ERROR_PATH_LENGTH];             /* RFC 6901 pointer into the input */
+    char model[STRATA_ERROR_NAME_LENGTH];            /* model, or "" */
+    char property[STRATA_ERROR_NAME_LENGTH];         /* property, or "" */
+    char message[STRATA_ERROR_MESSAGE_LENGTH];       /* one line for a person */
+} strata_error_t;
+
+/** A loaded, checked, immutable schema. Reference counted. */
+typedef struct strata_schema strata_schema_t;
+
+/** One model instance: a set of property values. Reference counted. */
+typedef struct strata_model strata_model_t;
+
+/* ------------------------------------------------------------------------ */
+/* Library                                                                    */
+
+/**
+ * The library's version as "MAJOR.MINOR.PATCH". Borrowed, static.
+ */
+const char *strata_version(void);
+
+/**
+ * Every error of the calling thread's most recent failed call, as a JSON
+ * array of objects with the string members "path", "model", "property",
+ * "code" and "message". Returns a new reference, or NULL when the most recent
+ * call that takes a strata_error_t succeeded (a successful call clears it).
+ */
+json_t *strata_errors(void);
+
+/**
+ * Releases a reference to a json_t returned by this library (jansson's
+ * json_decref is an inline function that ctypes callers cannot reach).
+ * NULL is ignored.
+ */
+void strata_json_decref(json_t *json);
+
+/**
+ * Serializes `json` (borrowed) as compact UTF-8 JSON text with object keys in
+ * insertion order. Any JSON value may be encoded, not only objects and arrays.
+ * Returns a NUL-terminated string to be freed with strata_free(), or NULL if
+ * `json` is NULL or memory runs out.
+ */
+char *strata_json_dumps(const json_t *json);
+
+/**
+ * Parses UTF-8 JSON text of `length` bytes (any value at the top level).
+ * Returns a new reference, or NULL with a "syntax" error naming the line and
+ * column (or an "argument" error for a NULL buffer).
+ */
+json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *error);
+
+/**
+ * Frees memory that this library allocated and handed over: strings from
+ * strata_json_dumps() and the arrays of strata_map_many(). NULL is ignored.
+ */
+void strata_free(void *pointer);
+
+/* ------------------------------------------------------------------------ */
+/* Schemas                                                                    */
+
+/**
+ * Loads and checks a schema from its JSON document `doc` (borrowed).
+ * The whole schema is checked at once; every problem is a "schema" error whose
+ * path is a JSON Pointer into `doc` (see strata_errors() for all of them).
+ * Returns a new reference, or NULL on error.
+ */
+strata_schema_t *strata_schema_load(json_t *doc, strata_error_t *error);
+
+/**
+ * Like strata_schema_load(), from UTF-8 JSON text of `length` bytes.
+ * Malformed text is a "syntax" error.
+ */
+strata_schema_t *strata_schema_loadb(const char *buffer, size_t length, strata_error_t *error);
+
+/**
+ * Like strata_schema_load(), from the file at `path`. A file that cannot be
+ * read is an "io" error; malformed text is a "syntax" error.
+ */
+strata_schema_t *strata_schema_load_file(const char *path, strata_error_t *error);
+
+/** Adds a reference to `schema` and returns it. NULL is ignored. */
+strata_schema_t *strata_schema_incref(strata_schema_t *schema);
+
+/**
+ * Releases a reference to `schema`. Models keep their schema alive, so a
+ * schema may be released while its models are still in use. NULL is ignored.
+ */
+void strata_schema_decref(strata_schema_t *schema);
+
+/** The schema's `version` (0 when the document declares none), or -1 for NULL. */
+int64_t strata_schema_version(const strata_schema_t *schema);
+
+/** The number of models the schema declares (0 for NULL). */
+size_t strata_schema_model_count(const strata_schema_t *schema);
+
+/**
+ * The name of the model at `index` (0-based, in the document's order), or
+ * NULL if out of range. Borrowed from the schema.
+ */
+const char *strata_schema_model_name(const strata_schema_t *schema, size_t index);
+
+/* ------------------------------------------------------------------------ */
+/* Mapping                                                                    */
+
+/**
+ * Maps `json` (borrowed) onto a new model of the schema's model named
+ * `model`. Every error of the input is collected (see strata_errors()); if
+ * there is any, no model is made and NULL is returned. Leaves of `json` are
+ * shared with the model (see "Shared leaves").
+ * Returns a new reference, or NULL on error.
+ */
+strata_model_t *strata_map(const strata_schema_t *schema, const char *model, json_t *json,
+                           strata_error_t *error);
+
+/**
+ * Like strata_map(), from UTF-8 JSON text of `length` bytes.
+ */
+strata_model_t *strata_mapb(const strata_schema_t *schema, const char *model, const char *buffer,
+                            size_t length, strata_error_t *error);
+
+/**
+ * Maps every element of the JSON array `json` (borrowed) onto a model named
+ * `model`. Errors name their element ("/3/title"); if any element fails,
+ * nothing is made and NULL is returned with every error of every element.
+ * On success returns an array of `*count` new model references, to be
+ * released one by one with strata_model_decref() and the array itself with
+ * strata_free(). An empty input array gives a non-NULL array and *count 0.
+ * `count` must not be NULL.
+ */
+strata_model_t **strata_map_many(const strata_schema_t *schema, const char *model, json_t *json,
+                                 size_t *count, strata_error_t *error);
+
+/**
+ * Like strata_map_many(), from UTF-8 JSON text of `length` bytes.
+ */
+strata_model_t **strata_map_manyb(const strata_schema_t *schema, const char *model,
+                                  const char *buffer, size_t length, size_t *count,
+                                  strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                     */
+
+/** Adds a reference to `model` and returns it. NULL is ignored. */
+strata_model_t *strata_model_incref(strata_model_t *model);
+
+/** Releases a reference to `model`. NULL is ignored. */
+void strata_model_decref(strata_model_t *model);
+
+/** The name of the model's model type, or NULL for NULL. Borrowed from the model. */
+const char *strata_model_name(const strata_model_t *model);
+
+/**
+ * The schema of `model`. Borrowed: strata_schema_incref() it to keep it
+ * beyond the model's life. NULL for NULL.
+ */
+strata_schema_t *strata_model_schema(const strata_model_t *model);
+
+/**
+ * The state of `property`: 1 if it holds a value or null, 0 if it is absent
+ * (never set), -1 with an "argument" error if the model has no such property
+ * or an argument is NULL.
+ */
+int strata_model_has(const strata_model_t *model, const char *property, strata_error_t *error);
+
+/**
+ * The canonical value of `property` (null for a property set to null).
+ * Returns a new reference, or NULL if the property is absent (then
+ * error->code is STRATA_OK and strata_model_has() gives 0) or with an
+ * "argument" error if there is no such property.
+ */
+json_t *strata_model_get(const strata_model_t *model, const char *property, strata_error_t *error);
+
+/**
+ * The model's canonical dictionary: a JSON object of property name ->
+ * canonical value, in the schema's property order, absent properties left out,
+ * null kept. Returns a new reference, or NULL with an "argument" error for a
+ * NULL model.
+ */
+json_t *strata_model_dictionary(const strata_model_t *model, strata_error_t *error);
+
+/**
+ * Serializes the model back to JSON, the reverse of the mapping: values placed
+ * under their JSON keys and key paths (nested objects rebuilt), enum values
+ * mapped back, absent properties left out, null written as null, unknown keys
+ * carried through under `unknownKeys: keep`. Returns a new reference, or NULL
+ * with an "argument" error for a NULL model.
+ */
+json_t *strata_model_to_json(const strata_model_t *model, strata_error_t *error);
+
+/**
+ * 1 if `a` and `b` are models of the same model type with equal values
+ * (absent differs from null; kept unknown keys count), 0 if not. Two NULLs are
+ * equal; NULL and a model are not.
+ */
+int strata_model_equal(const strata_model_t *a, const strata_model_t *b);
+
+/** A hash of the model's values, equal for models that strata_model_equal() calls equal. */
+uint64_t strata_model_hash(const strata_model_t *model);
+
+/**
+ * A deep copy of `model` that shares no mutable state with it.
+ * Returns a new reference, or NULL for NULL.
+ */
+strata_model_t *strata_model_copy(const strata_model_t *model);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STRATA_H */
