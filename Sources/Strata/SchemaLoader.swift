@@ -372,6 +372,7 @@ struct SchemaLoader {
       return nil
     }
     var pairs: [(json: JPtr, model: JPtr)] = []
+    var places: [[String]] = []
     var ok = true
     func check(_ modelValue: JPtr, at tokens: [String]) -> Bool {
       var reader = Mapper(schema: schema, mode: .canonical)
@@ -390,6 +391,7 @@ struct SchemaLoader {
         let key = JValue.keyString(keyBytes)
         if check(modelValue, at: path + ["enum", key]), let jsonSide = JValue.makeString(key) {
           pairs.append((jsonSide, JValue.retain(modelValue)))
+          places.append(path + ["enum", key])
         } else {
           ok = false
         }
@@ -407,6 +409,7 @@ struct SchemaLoader {
         }
         if check(modelSide, at: path + ["enum", String(position), "1"]) {
           pairs.append((JValue.retain(jsonSide), JValue.retain(modelSide)))
+          places.append(path + ["enum", String(position)])
         } else {
           ok = false
         }
@@ -417,16 +420,20 @@ struct SchemaLoader {
         "'enum' must be a non-empty object (JSON string -> model value) or list of pairs")
       ok = false
     }
-    for (first, pair) in pairs.enumerated() where ok {
-      for other in pairs[(first + 1)...] where json_equal(pair.model, other.model) != 0 {
-        fail(path + ["enum"], model: model, property: property, "enum model values must be distinct to be reversible")
-        ok = false
-        break
-      }
-      for other in pairs[(first + 1)...] where json_equal(pair.json, other.json) != 0 {
-        fail(path + ["enum"], model: model, property: property, "enum JSON values must be distinct")
-        ok = false
-        break
+    for later in pairs.indices {
+      for earlier in 0..<later {
+        if json_equal(pairs[earlier].model, pairs[later].model) != 0 {
+          fail(
+            places[later], model: model, property: property,
+            "enum model value \(Mapper.show(pairs[later].model)) is already mapped: model values must be distinct to be reversible")
+          ok = false
+          break
+        }
+        if json_equal(pairs[earlier].json, pairs[later].json) != 0 {
+          fail(places[later], model: model, property: property, "enum JSON value \(Mapper.show(pairs[later].json)) is listed twice")
+          ok = false
+          break
+        }
       }
     }
     var fallbackValue: JPtr? = nil
