@@ -26,6 +26,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .executableTarget(name: "swift-example", dependencies: ["Strata"], path: "examples/swift"),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "CJansson"]),
   ],
   swiftLanguageModes: [.v6]

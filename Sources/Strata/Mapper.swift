@@ -35,7 +35,8 @@ struct Mapper {
 
   // MARK: errors
 
-  private mutating func report(_ code: ErrorCode, _ message: String, _ owner: Owner?, extra: [PathStep] = []) {
+  private mutating func report(_ code: ErrorCode, _ message: String, _ owner: Owner?, extra: [PathStep] = [])
+  {
     var model = ""
     var property = ""
     if let owner {
@@ -46,7 +47,8 @@ struct Mapper {
     }
     errors.append(
       ErrorDetail(
-        path: PathStep.pointer(steps + extra), model: model, property: property, code: code, message: message))
+        path: PathStep.pointer(steps + extra), model: model, property: property, code: code, message: message)
+    )
   }
 
   private func typeName(_ type: TypeRef) -> String { type.name(models: schema.modelNames) }
@@ -252,7 +254,9 @@ struct Mapper {
   }
 
   /// A property's value: null, a leaf, or a slot holding models.
-  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ enumMap: EnumMap?) -> Slot {
+  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ enumMap: EnumMap?)
+    -> Slot
+  {
     if JValue.isNull(value) { return nullValue(type, owner) }
     let inner = type.unwrapped
     if inner.isLeafy {
@@ -461,7 +465,9 @@ struct Mapper {
 
   /// A short rendering of a value for messages.
   static func show(_ value: JPtr) -> String {
-    guard let text = json_dumps(value, Int(JSON_ENCODE_ANY | JSON_COMPACT)) else { return JValue.typeName(value) }
+    guard let text = json_dumps(value, Int(JSON_ENCODE_ANY | JSON_COMPACT)) else {
+      return JValue.typeName(value)
+    }
     defer { free(text) }
     let rendered = String(cString: text)
     if rendered.count > 60 { return String(rendered.prefix(57)) + "..." }

@@ -16,7 +16,8 @@ package final class ModelObject: @unchecked Sendable {
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
   var unknown: JPtr?
 
-  init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false) {
+  init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
+  {
     self.schema = schema
     self.owner = template ? nil : schema
     self.type = type

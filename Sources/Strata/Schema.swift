@@ -72,7 +72,9 @@ public final class Schema: @unchecked Sendable {
       return .failure(StrataError(code: .io, message: "cannot read '\(path)': \(text)"))
     }
     return .failure(
-      StrataError(code: .syntax, message: "invalid JSON in '\(path)' at line \(error.line), column \(error.column): \(text)"))
+      StrataError(
+        code: .syntax,
+        message: "invalid JSON in '\(path)' at line \(error.line), column \(error.column): \(text)"))
   }
 
   /// The model type named `name`, or an `argument` error.

@@ -42,7 +42,8 @@ struct SchemaLoader {
     if !errors.isEmpty { throw StrataError(errors) }
   }
 
-  private mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String) {
+  private mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String)
+  {
     errors.append(
       ErrorDetail(
         path: JSONPointer.make(tokens), model: model, property: property, code: .schema, message: message))
@@ -168,7 +169,9 @@ struct SchemaLoader {
         fail(path, model: name, "a property name cannot be empty")
         return
       }
-      guard let spec = readProperty(propertyName, value, path: path, model: name, naming: naming) else { return }
+      guard let spec = readProperty(propertyName, value, path: path, model: name, naming: naming) else {
+        return
+      }
       for keys in Self.keyLists(spec.location) {
         let names = keys.map(\.name)
         if let other = claimed[names] {
@@ -232,7 +235,9 @@ struct SchemaLoader {
       switch key {
       case "type":
         guard JValue.isString(value) else {
-          fail(path + [key], model: model, property: name, "'type' must be a string such as \"string\" or \"[Label]\"")
+          fail(
+            path + [key], model: model, property: name,
+            "'type' must be a string such as \"string\" or \"[Label]\"")
           ok = false
           return
         }
@@ -259,7 +264,9 @@ struct SchemaLoader {
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
-          fail(path + [key], model: model, property: name, "'\(key)' is not supported by this release of Strata yet")
+          fail(
+            path + [key], model: model, property: name,
+            "'\(key)' is not supported by this release of Strata yet")
         } else {
           fail(
             path + [key], model: model, property: name,
@@ -283,7 +290,9 @@ struct SchemaLoader {
       name: name, type: type, location: location, required: required, defaultSlot: nil, enumMap: nil)
   }
 
-  private mutating func readLocation(_ value: JPtr, path: [String], model: String, property: String) -> Location? {
+  private mutating func readLocation(_ value: JPtr, path: [String], model: String, property: String)
+    -> Location?
+  {
     if value.pointee.type == JSON_FALSE { return Location.none }
     if JValue.isString(value) {
       guard let keys = parseKeyPath(JValue.string(value), path: path, model: model, property: property) else {
@@ -296,28 +305,39 @@ struct SchemaLoader {
       var seen: Set<String> = []
       for position in 0..<json_array_size(value) {
         guard let element = json_array_get(value, position), JValue.isString(element) else {
-          fail(path + [String(position)], model: model, property: property, "each key path of the list must be a string")
+          fail(
+            path + [String(position)], model: model, property: property,
+            "each key path of the list must be a string")
           return nil
         }
         let written = JValue.string(element)
-        guard let keys = parseKeyPath(written, path: path + [String(position)], model: model, property: property)
+        guard
+          let keys = parseKeyPath(written, path: path + [String(position)], model: model, property: property)
         else { return nil }
         if !seen.insert(written).inserted {
-          fail(path + [String(position)], model: model, property: property, "key path '\(written)' is listed twice")
+          fail(
+            path + [String(position)], model: model, property: property,
+            "key path '\(written)' is listed twice")
           return nil
         }
         paths.append(MultiPath(written: Key(written), keys: keys))
       }
       return .multi(paths)
     }
-    fail(path, model: model, property: property, "'json' must be a key path, a JSON Pointer, a list of key paths, or false")
+    fail(
+      path, model: model, property: property,
+      "'json' must be a key path, a JSON Pointer, a list of key paths, or false")
     return nil
   }
 
-  private mutating func parseKeyPath(_ text: String, path: [String], model: String, property: String) -> [Key]? {
+  private mutating func parseKeyPath(_ text: String, path: [String], model: String, property: String)
+    -> [Key]?
+  {
     if text.hasPrefix("/") {
       guard let tokens = JSONPointer.parse(text) else {
-        fail(path, model: model, property: property, "'\(text)' is not a valid JSON Pointer (a '~' must be followed by 0 or 1)")
+        fail(
+          path, model: model, property: property,
+          "'\(text)' is not a valid JSON Pointer (a '~' must be followed by 0 or 1)")
         return nil
       }
       return tokens.map(Key.init)
@@ -425,12 +445,15 @@ struct SchemaLoader {
         if json_equal(pairs[earlier].model, pairs[later].model) != 0 {
           fail(
             places[later], model: model, property: property,
-            "enum model value \(Mapper.show(pairs[later].model)) is already mapped: model values must be distinct to be reversible")
+            "enum model value \(Mapper.show(pairs[later].model)) is already mapped: model values must be distinct to be reversible"
+          )
           ok = false
           break
         }
         if json_equal(pairs[earlier].json, pairs[later].json) != 0 {
-          fail(places[later], model: model, property: property, "enum JSON value \(Mapper.show(pairs[later].json)) is listed twice")
+          fail(
+            places[later], model: model, property: property,
+            "enum JSON value \(Mapper.show(pairs[later].json)) is listed twice")
           ok = false
           break
         }
@@ -438,7 +461,11 @@ struct SchemaLoader {
     }
     var fallbackValue: JPtr? = nil
     if let fallback {
-      if check(fallback, at: path + ["enumDefault"]) { fallbackValue = JValue.retain(fallback) } else { ok = false }
+      if check(fallback, at: path + ["enumDefault"]) {
+        fallbackValue = JValue.retain(fallback)
+      } else {
+        ok = false
+      }
     }
     guard ok else {
       for pair in pairs {

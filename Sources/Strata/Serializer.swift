@@ -65,7 +65,8 @@ enum Serializer {
     }
     if let unknown = object.unknown {
       JValue.forEachMember(unknown) { key, value in
-        if json_object_getn(out, UnsafeRawPointer(key.baseAddress)?.assumingMemoryBound(to: CChar.self), key.count)
+        if json_object_getn(
+          out, UnsafeRawPointer(key.baseAddress)?.assumingMemoryBound(to: CChar.self), key.count)
           == nil
         {
           JValue.setMember(out, key, JValue.retain(value))

@@ -22,7 +22,8 @@ enum URLCheck {
   }
 
   @inline(__always) private static func isLetter(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+      || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
   }
 
   @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool {

@@ -33,14 +33,16 @@ enum ErrorReporting {
   static func succeed(_ error: UnsafeMutableRawPointer?) {
     setList(nil)
     guard let error else { return }
-    error.initializeMemory(as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+    error.initializeMemory(
+      as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
   }
 
   /// A failed call: fills the struct with the first error and keeps them all.
   static func fail(_ failure: StrataError, _ error: UnsafeMutableRawPointer?) {
     setList(list(failure))
     guard let error else { return }
-    error.initializeMemory(as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+    error.initializeMemory(
+      as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
     guard let first = failure.errors.first else { return }
     error.storeBytes(of: first.code.number, toByteOffset: ErrorLayout.code, as: Int32.self)
     error.storeBytes(of: failure.errors.count, toByteOffset: ErrorLayout.count, as: Int.self)

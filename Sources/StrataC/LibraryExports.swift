@@ -53,7 +53,9 @@ public func strata_free(_ pointer: UnsafeMutableRawPointer?) {
 }
 
 /// Parses a C buffer of JSON text (a new reference).
-func parseBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<UnsafeMutablePointer<json_t>, StrataError> {
+func parseBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
+  UnsafeMutablePointer<json_t>, StrataError
+> {
   guard let buffer else {
     return .failure(StrataError([ErrorDetail(path: "", code: .argument, message: "the buffer is NULL")]))
   }

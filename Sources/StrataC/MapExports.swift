@@ -88,7 +88,9 @@ private func arguments(
   return (schema, name)
 }
 
-private func finishOne(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?) -> OpaquePointer? {
+private func finishOne(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?)
+  -> OpaquePointer?
+{
   switch result {
   case .success(let object):
     ErrorReporting.succeed(error)

@@ -47,7 +47,9 @@ public func strata_schema_load_file(
   }
 }
 
-private func finishLoad(_ result: Result<Schema, StrataError>, _ error: UnsafeMutableRawPointer?) -> OpaquePointer? {
+private func finishLoad(_ result: Result<Schema, StrataError>, _ error: UnsafeMutableRawPointer?)
+  -> OpaquePointer?
+{
   switch result {
   case .success(let schema):
     ErrorReporting.succeed(error)

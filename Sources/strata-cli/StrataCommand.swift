@@ -24,7 +24,9 @@ struct Check: ParsableCommand {
   func run() throws {
     do {
       let loaded = try Schema(contentsOfFile: schema)
-      print("\(schema): ok, \(loaded.modelNames.count) models (\(loaded.modelNames.joined(separator: ", "))), version \(loaded.version)")
+      print(
+        "\(schema): ok, \(loaded.modelNames.count) models (\(loaded.modelNames.joined(separator: ", "))), version \(loaded.version)"
+      )
     } catch {
       Output.errors(error)
       throw ExitCode(1)
@@ -36,7 +38,8 @@ struct Check: ParsableCommand {
 struct MapCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "map",
-    abstract: "Map JSON onto a model and print its canonical dictionary (or, with --serialize, the JSON after the round trip).",
+    abstract:
+      "Map JSON onto a model and print its canonical dictionary (or, with --serialize, the JSON after the round trip).",
     discussion: "On failure the error list is printed as JSON on stderr and the exit status is 1.")
 
   @Argument(help: "The schema file.")

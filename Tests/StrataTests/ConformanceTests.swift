@@ -30,7 +30,9 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
       for item in items {
         let name: String
         if case .string(let text)? = item["name"] { name = text } else { name = "?" }
-        cases.append(ConformanceCase(file: file, name: name, schema: item["schema"] ?? document["schema"] ?? .null, body: item))
+        cases.append(
+          ConformanceCase(
+            file: file, name: name, schema: item["schema"] ?? document["schema"] ?? .null, body: item))
       }
     }
     return cases
@@ -39,7 +41,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
 
 /// Sorts error entries by (path, code, model, property) for multiset comparison.
 private func sortKey(_ entry: [String: String]) -> String {
-  [entry["path"] ?? "", entry["code"] ?? "", entry["model"] ?? "", entry["property"] ?? ""].joined(separator: "\u{1}")
+  [entry["path"] ?? "", entry["code"] ?? "", entry["model"] ?? "", entry["property"] ?? ""].joined(
+    separator: "\u{1}")
 }
 
 private func compareErrors(_ expected: JSON, _ actual: [ErrorDetail]) -> String? {
@@ -52,7 +55,10 @@ private func compareErrors(_ expected: JSON, _ actual: [ErrorDetail]) -> String?
     wanted.append(entry)
   }
   let got = actual.map {
-    ["path": $0.path, "code": $0.code.rawValue, "model": $0.model, "property": $0.property, "message": $0.message]
+    [
+      "path": $0.path, "code": $0.code.rawValue, "model": $0.model, "property": $0.property,
+      "message": $0.message,
+    ]
   }
   guard wanted.count == got.count else {
     return "expected \(wanted.count) errors, got \(got.count): \(actual)"

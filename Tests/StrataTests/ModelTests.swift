@@ -49,7 +49,8 @@ private let issueSchema: JSON = [
 @Test func collectsEveryError() throws {
   let schema = try Schema(issueSchema)
   do {
-    _ = try schema.map("Issue", ["title": 5, "labels": [["name": 1], [:]], "html_url": "x y", "state": "new"])
+    _ = try schema.map(
+      "Issue", ["title": 5, "labels": [["name": 1], [:]], "html_url": "x y", "state": "new"])
     Issue.record("expected errors")
   } catch {
     let found = Set(error.errors.map { "\($0.path) \($0.code.rawValue) \($0.model).\($0.property)" })
