@@ -26,11 +26,18 @@ struct Mapper {
   var errors: [ErrorDetail] = []
   private var steps: [PathStep] = []
   private var depth = 0
+  /// The lowest stack address recursion may reach on this thread.
+  private let stackLimit = StackGuard.limit()
 
   init(schema: Schema, mode: Mode) {
     self.schema = schema
     self.mode = mode
     steps.reserveCapacity(16)
+  }
+
+  /// True when nesting one level more stays within `maxDepth` and the thread's stack.
+  private func canDescend() -> Bool {
+    depth < maxDepth && StackGuard.hasRoom(stackLimit)
   }
 
   // MARK: errors
@@ -102,11 +109,13 @@ struct Mapper {
   // MARK: models
 
   private mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
-    if depth >= maxDepth {
+    if !canDescend() {
       errors.append(
         ErrorDetail(
           path: PathStep.pointer(steps), model: type.name, code: .depth,
-          message: "input nested deeper than \(maxDepth) levels"))
+          message: depth >= maxDepth
+            ? "input nested deeper than \(maxDepth) levels"
+            : "input nested too deep for the calling thread's stack (\(depth) levels)"))
       return nil
     }
     depth += 1
@@ -342,8 +351,12 @@ struct Mapper {
       }
       return false
     }
-    if depth >= maxDepth {
-      report(.depth, "input nested deeper than \(maxDepth) levels", owner)
+    if !canDescend() {
+      report(
+        .depth,
+        depth >= maxDepth
+          ? "input nested deeper than \(maxDepth) levels"
+          : "input nested too deep for the calling thread's stack (\(depth) levels)", owner)
       return false
     }
     return true
