@@ -287,7 +287,10 @@ json_t *strata_model_to_json(const strata_model_t *model, strata_error_t *error)
  */
 int strata_model_equal(const strata_model_t *a, const strata_model_t *b);
 
-/** A hash of the model's values, equal for models that strata_model_equal() calls equal. */
+/**
+ * A hash of the model's values, equal for models that strata_model_equal()
+ * calls equal, and stable across runs. 0 for NULL.
+ */
 uint64_t strata_model_hash(const strata_model_t *model);
 
 /**

@@ -1,0 +1,445 @@
+/*
+ * test_conformance.c - runs the language-neutral cases of Tests/conformance
+ * through the C API, as Tests/conformance/README.md says.
+ *
+ * Usage: test_conformance [DIR-or-FILE...]
+ *   Without arguments it reads STRATA_CONFORMANCE_DIR (a compile definition).
+ *   Each failing case is printed as `file:name` with expected and actual;
+ *   the last line is `N passed, N failed`. Exit status 1 on any failure.
+ *
+ * Environment: STRATA_CASE=substring runs only cases whose `file:name`
+ * contains it; STRATA_VERBOSE=1 prints every case.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <strata.h>
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef STRATA_CONFORMANCE_DIR
+#define STRATA_CONFORMANCE_DIR "Tests/conformance"
+#endif
+
+static int passed, failed;
+static int verbose;
+static const char *case_filter;
+
+/* ------------------------------------------------------------------------ */
+/* Reporting                                                                  */
+
+static char *dump(const json_t *json) {
+    if (json == NULL)
+        return strdup("(none)");
+    return json_dumps(json, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+}
+
+/* A failing case: `file:name`, then indented lines of detail. */
+static int case_failed_already;
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void fail(const char *file, const char *name, const char *fmt, ...) {
+    va_list ap;
+    if (!case_failed_already) {
+        printf("FAIL %s:%s\n", file, name);
+        case_failed_already = 1;
+    }
+    printf("    ");
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static void fail_values(const char *file, const char *name, const char *what,
+                        const json_t *expected, const json_t *actual) {
+    char *e = dump(expected), *a = dump(actual);
+    fail(file, name, "%s: expected %s", what, e);
+    printf("    %*s  actual   %s\n", (int)strlen(what), "", a);
+    free(e);
+    free(a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Error lists: multisets of (path, code, model, property [, message]).       */
+
+static const char *str_member(const json_t *obj, const char *key) {
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "";
+}
+
+static int compare_errors(const void *pa, const void *pb) {
+    const json_t *a = *(const json_t *const *)pa, *b = *(const json_t *const *)pb;
+    const char *keys[] = {"path", "code", "model", "property"};
+    size_t i;
+    for (i = 0; i < 4; i++) {
+        int c = strcmp(str_member(a, keys[i]), str_member(b, keys[i]));
+        if (c != 0)
+            return c;
+    }
+    return 0;
+}
+
+/* Does the actual error satisfy the expected entry? path and code always;
+   model, property when the entry gives them; message as a substring. */
+static int error_matches(const json_t *expected, const json_t *actual) {
+    const char *optional[] = {"model", "property"};
+    size_t i;
+    if (strcmp(str_member(expected, "path"), str_member(actual, "path")) != 0)
+        return 0;
+    if (strcmp(str_member(expected, "code"), str_member(actual, "code")) != 0)
+        return 0;
+    for (i = 0; i < 2; i++) {
+        if (json_object_get(expected, optional[i]) != NULL &&
+            strcmp(str_member(expected, optional[i]), str_member(actual, optional[i])) != 0)
+            return 0;
+    }
+    if (json_object_get(expected, "message") != NULL &&
+        strstr(str_member(actual, "message"), str_member(expected, "message")) == NULL)
+        return 0;
+    return 1;
+}
+
+/* Kuhn's augmenting paths: can expected[e] take an actual error? */
+static int try_match(size_t e, size_t n, const unsigned char *ok, size_t *owner,
+                     unsigned char *seen) {
+    size_t a;
+    for (a = 0; a < n; a++) {
+        if (!ok[e * n + a] || seen[a])
+            continue;
+        seen[a] = 1;
+        if (owner[a] == (size_t)-1 || try_match(owner[a], n, ok, owner, seen)) {
+            owner[a] = e;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static json_t *sorted_copy(const json_t *list) {
+    size_t n = json_array_size(list), i;
+    json_t **items = calloc(n ? n : 1, sizeof *items);
+    json_t *out = json_array();
+    for (i = 0; i < n; i++)
+        items[i] = json_array_get(list, i);
+    qsort(items, n, sizeof *items, compare_errors);
+    for (i = 0; i < n; i++)
+        json_array_append(out, items[i]);
+    free(items);
+    return out;
+}
+
+/* Expected and actual as multisets: both sorted by (path, code, model,
+   property) and compared entry by entry; where optional fields leave the
+   order open, any one-to-one matching will do. */
+static int errors_equal(const json_t *expected_list, const json_t *actual_list) {
+    json_t *expected = sorted_copy(expected_list), *actual = sorted_copy(actual_list);
+    size_t n = json_array_size(expected), i, e;
+    int equal = 1;
+    if (n != json_array_size(actual)) {
+        equal = 0;
+    } else {
+        for (i = 0; i < n; i++)
+            if (!error_matches(json_array_get(expected, i), json_array_get(actual, i)))
+                break;
+        if (i < n) {
+            unsigned char *ok = calloc(n * n, 1), *seen = malloc(n);
+            size_t *owner = malloc(n * sizeof *owner);
+            for (e = 0; e < n; e++)
+                for (i = 0; i < n; i++)
+                    ok[e * n + i] = (unsigned char)error_matches(json_array_get(expected, e),
+                                                                 json_array_get(actual, i));
+            for (i = 0; i < n; i++)
+                owner[i] = (size_t)-1;
+            for (e = 0; e < n && equal; e++) {
+                memset(seen, 0, n);
+                if (!try_match(e, n, ok, owner, seen))
+                    equal = 0;
+            }
+            free(ok);
+            free(seen);
+            free(owner);
+        }
+    }
+    json_decref(expected);
+    json_decref(actual);
+    return equal;
+}
+
+static void check_errors(const char *file, const char *name, const char *what,
+                         const json_t *expected, const strata_error_t *err) {
+    json_t *actual = strata_errors();
+    json_t *sorted_expected = sorted_copy(expected), *sorted_actual = NULL;
+    if (actual == NULL) {
+        fail_values(file, name, what, sorted_expected, NULL);
+    } else {
+        sorted_actual = sorted_copy(actual);
+        if (!errors_equal(expected, actual))
+            fail_values(file, name, what, sorted_expected, sorted_actual);
+        if (err->count != json_array_size(actual))
+            fail(file, name, "error.count is %zu but strata_errors() holds %zu", err->count,
+                 json_array_size(actual));
+    }
+    json_decref(sorted_expected);
+    json_decref(sorted_actual);
+    json_decref(actual);
+}
+
+static void report_unexpected_failure(const char *file, const char *name, const char *what) {
+    json_t *errors = strata_errors();
+    char *d = dump(errors);
+    fail(file, name, "%s failed: %s", what, d);
+    free(d);
+    json_decref(errors);
+}
+
+/* ------------------------------------------------------------------------ */
+/* One case                                                                   */
+
+static void run_case(const char *file, const json_t *file_schema, strata_schema_t *loaded_schema,
+                     const json_t *file_schema_errors, const json_t *c, size_t index) {
+    char fallback_name[32];
+    const char *name = json_string_value(json_object_get(c, "name"));
+    const json_t *case_schema_doc = json_object_get(c, "schema");
+    const json_t *schema_errors = json_object_get(c, "schemaErrors");
+    const json_t *errors = json_object_get(c, "errors");
+    const json_t *dictionary = json_object_get(c, "dictionary");
+    const json_t *json = json_object_get(c, "json");
+    const json_t *input = json_object_get(c, "input");
+    const json_t *input_text = json_object_get(c, "inputText");
+    const char *model_name = json_string_value(json_object_get(c, "model"));
+    int many = json_is_true(json_object_get(c, "many"));
+    strata_schema_t *schema = NULL;
+    strata_error_t err;
+    strata_model_t *model = NULL;
+    strata_model_t **models = NULL;
+    size_t count = 0, i;
+
+    if (name == NULL) {
+        snprintf(fallback_name, sizeof fallback_name, "#%zu", index);
+        name = fallback_name;
+    }
+    if (case_filter) {
+        char full[1024];
+        snprintf(full, sizeof full, "%s:%s", file, name);
+        if (strstr(full, case_filter) == NULL)
+            return;
+    }
+    case_failed_already = 0;
+
+    /* The schema: the case's own, or the file's. */
+    memset(&err, 0, sizeof err);
+    if (case_schema_doc != NULL) {
+        schema = strata_schema_load((json_t *)case_schema_doc, &err);
+    } else if (file_schema != NULL) {
+        schema = strata_schema_incref(loaded_schema);
+        if (schema == NULL && schema_errors == NULL) {
+            char *d = dump(file_schema_errors);
+            fail(file, name, "the file's schema does not load: %s", d);
+            free(d);
+        }
+    } else if (schema_errors == NULL) {
+        fail(file, name, "no schema in the case or the file");
+    }
+
+    if (schema_errors != NULL) {
+        if (schema != NULL) {
+            fail_values(file, name, "schemaErrors", schema_errors, NULL);
+            fail(file, name, "the schema loaded");
+        } else if (case_schema_doc != NULL) {
+            check_errors(file, name, "schemaErrors", schema_errors, &err);
+        } else {
+            /* the file's schema is the one expected to fail */
+            if (!errors_equal(schema_errors, file_schema_errors))
+                fail_values(file, name, "schemaErrors", schema_errors, file_schema_errors);
+        }
+        goto done;
+    }
+    if (schema == NULL) {
+        if (case_schema_doc != NULL)
+            report_unexpected_failure(file, name, "loading the case's schema");
+        goto done;
+    }
+    if (model_name == NULL) {
+        if (errors || dictionary || json)
+            fail(file, name, "the case has no `model`");
+        goto done; /* a schema-only case: loading it was the test */
+    }
+    if (input == NULL && !json_is_string(input_text)) {
+        fail(file, name, "the case has neither `input` nor `inputText`");
+        goto done;
+    }
+
+    /* Map. */
+    memset(&err, 0, sizeof err);
+    if (many) {
+        if (input != NULL)
+            models = strata_map_many(schema, model_name, (json_t *)input, &count, &err);
+        else
+            models = strata_map_manyb(schema, model_name, json_string_value(input_text),
+                                      json_string_length(input_text), &count, &err);
+    } else {
+        if (input != NULL)
+            model = strata_map(schema, model_name, (json_t *)input, &err);
+        else
+            model = strata_mapb(schema, model_name, json_string_value(input_text),
+                                json_string_length(input_text), &err);
+    }
+    if (errors != NULL) {
+        if (model != NULL || models != NULL) {
+            json_t *got = NULL;
+            if (model)
+                got = strata_model_dictionary(model, NULL);
+            fail_values(file, name, "errors", errors, NULL);
+            fail_values(file, name, "mapping succeeded with", NULL, got);
+            json_decref(got);
+        } else {
+            check_errors(file, name, "errors", errors, &err);
+        }
+        goto done;
+    }
+    if (model == NULL && models == NULL) {
+        report_unexpected_failure(file, name, many ? "strata_map_many" : "strata_map");
+        goto done;
+    }
+
+    /* Compare. */
+    if (dictionary != NULL || json != NULL) {
+        json_t *dict_actual, *json_actual;
+        if (many) {
+            dict_actual = json_array();
+            json_actual = json_array();
+            for (i = 0; i < count; i++) {
+                json_array_append_new(dict_actual, strata_model_dictionary(models[i], NULL));
+                json_array_append_new(json_actual, strata_model_to_json(models[i], NULL));
+            }
+        } else {
+            dict_actual = strata_model_dictionary(model, NULL);
+            json_actual = strata_model_to_json(model, NULL);
+        }
+        if (dictionary != NULL && !json_equal(dictionary, dict_actual))
+            fail_values(file, name, "dictionary", dictionary, dict_actual);
+        if (json != NULL && !json_equal(json, json_actual))
+            fail_values(file, name, "json", json, json_actual);
+        json_decref(dict_actual);
+        json_decref(json_actual);
+    } else {
+        fail(file, name, "the case expects nothing (no dictionary, json, errors or schemaErrors)");
+    }
+
+done:
+    if (models != NULL) {
+        for (i = 0; i < count; i++)
+            strata_model_decref(models[i]);
+        strata_free(models);
+    }
+    strata_model_decref(model);
+    strata_schema_decref(schema);
+    if (case_failed_already) {
+        failed++;
+    } else {
+        passed++;
+        if (verbose)
+            printf("ok   %s:%s\n", file, name);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* One file                                                                   */
+
+static void run_file(const char *path) {
+    const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+    const json_t *file_schema, *cases;
+    strata_schema_t *schema = NULL;
+    json_t *schema_errors = NULL;
+    size_t i;
+
+    if (doc == NULL || !json_is_object(doc) || !json_is_array(json_object_get(doc, "cases"))) {
+        case_failed_already = 0;
+        fail(file, "(file)", "not a conformance file: %s",
+             doc == NULL ? jerr.text : "no `cases` array");
+        failed++;
+        json_decref(doc);
+        return;
+    }
+    file_schema = json_object_get(doc, "schema");
+    cases = json_object_get(doc, "cases");
+    if (file_schema != NULL) {
+        strata_error_t err;
+        schema = strata_schema_load((json_t *)file_schema, &err);
+        if (schema == NULL)
+            schema_errors = strata_errors();
+    }
+    for (i = 0; i < json_array_size(cases); i++)
+        run_case(file, file_schema, schema, schema_errors, json_array_get(cases, i), i);
+    json_decref(schema_errors);
+    strata_schema_decref(schema);
+    json_decref(doc);
+}
+
+static int compare_strings(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    struct dirent *entry;
+    char **paths = NULL;
+    size_t n = 0, cap = 0, i;
+    if (d == NULL) {
+        fprintf(stderr, "test_conformance: cannot open %s\n", dir);
+        failed++;
+        return;
+    }
+    while ((entry = readdir(d)) != NULL) {
+        size_t len = strlen(entry->d_name);
+        if (len > 5 && strcmp(entry->d_name + len - 5, ".json") == 0) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 16;
+                paths = realloc(paths, cap * sizeof *paths);
+            }
+            paths[n] = malloc(strlen(dir) + len + 2);
+            sprintf(paths[n], "%s/%s", dir, entry->d_name);
+            n++;
+        }
+    }
+    closedir(d);
+    if (n == 0)
+        fprintf(stderr, "test_conformance: no *.json cases in %s\n", dir);
+    qsort(paths, n, sizeof *paths, compare_strings);
+    for (i = 0; i < n; i++) {
+        run_file(paths[i]);
+        free(paths[i]);
+    }
+    free(paths);
+}
+
+int main(int argc, char **argv) {
+    int i;
+    const char *v = getenv("STRATA_VERBOSE");
+    verbose = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+    case_filter = getenv("STRATA_CASE");
+    if (case_filter != NULL && *case_filter == '\0')
+        case_filter = NULL;
+
+    if (argc < 2) {
+        run_dir(STRATA_CONFORMANCE_DIR);
+    } else {
+        for (i = 1; i < argc; i++) {
+            struct stat st;
+            if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+                run_dir(argv[i]);
+            else
+                run_file(argv[i]);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
