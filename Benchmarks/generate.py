@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Writes the benchmark payload: a JSON array of GitHub-like issues.
+
+The output is deterministic (a fixed seed, no clock, no hash ordering): the
+same command gives the same bytes on every machine, so figures from two
+machines describe the same input.
+
+    python3 Benchmarks/generate.py [--count 20000] [--out Benchmarks/data/issues.json]
+
+Each element has the shape of a GitHub REST issue (GET /repos/{o}/{r}/issues),
+trimmed to what the benchmark models map plus one key that none of them maps
+(`repository_url`, left for every mapper to skip): a user, 1-4 labels, an
+assignee that is null about 55% of the time, a milestone that is null about
+70% of the time, dates as RFC 3339 strings, a body of varying length (null
+for some issues, with Markdown, newlines, quotes and some non-ASCII text),
+urls, integers, booleans, a double (`score`), a free-form `reactions` object
+and `state` "open" or "closed". Compact separators, UTF-8; about 18 MB for
+20,000 issues.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+
+SEED = 20240517
+ORG = "acme"
+REPOS = ["api", "web", "strata", "docs"]
+
+WORDS = (
+    "the a an of to in for on with when after before while crash error fails "
+    "returns null value model json mapping parser schema key path nested array "
+    "object string number date url enum label milestone user assignee issue "
+    "request response timeout retry cache memory leak slow fast build test "
+    "linux macos windows swift python release debug warning docs example api "
+    "field property default required optional merge update delete create list "
+    "page cursor token header status code invalid unexpected missing duplicate"
+).split()
+
+LABELS = [
+    ("bug", "d73a4a", True, "Something is wrong"),
+    ("docs", "0075ca", True, None),
+    ("duplicate", "cfd3d7", True, "Already exists"),
+    ("enhancement", "a2eeef", True, "New feature"),
+    ("good first issue", "7057ff", True, None),
+    ("help wanted", "008672", True, None),
+    ("invalid", "e4e669", True, None),
+    ("question", "d876e3", True, "More info needed"),
+    ("wontfix", "ffffff", True, None),
+    ("performance", "fbca04", False, None),
+    ("area/parser", "c5def5", False, "The JSON reader"),
+    ("area/mapper", "c5def5", False, "JSON -> model"),
+    ("area/serializer", "c5def5", False, None),
+    ("priority: high", "b60205", False, "Fix before the next release"),
+    ("priority: low", "0e8a16", False, None),
+    ("needs-triage", "ededed", False, "Not looked at yet"),
+]
+
+NON_ASCII = ["café", "naïve", "Zürich", "日本語", "emoji 🎉", "résumé", "Ωmega", "→ arrow"]
+
+
+def rfc3339(rng, lo=1_420_070_400, hi=1_714_000_000):
+    """A UTC timestamp as GitHub writes it, e.g. 2021-03-04T05:06:07Z."""
+    t = rng.randrange(lo, hi)
+    return stamp(t), t
+
+
+def stamp(t):
+    days, secs = divmod(t, 86400)
+    # civil-from-days (Howard Hinnant), no datetime module needed
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y += m <= 2
+    h, rem = divmod(secs, 3600)
+    mi, s = divmod(rem, 60)
+    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % (y, m, d, h, mi, s)
+
+
+def sentence(rng, lo, hi):
+    n = rng.randint(lo, hi)
+    return " ".join(rng.choice(WORDS) for _ in range(n))
+
+
+def make_users(rng, n):
+    users = []
+    for i in range(n):
+        uid = rng.randrange(1_000, 160_000_000)
+        login = "%s%s%d" % (rng.choice(WORDS), rng.choice(["", "-", "_"]), rng.randrange(1, 9999))
+        users.append({
+            "login": login,
+            "id": uid,
+            "avatar_url": "https://avatars.githubusercontent.com/u/%d?v=4" % uid,
+            "site_admin": i % 211 == 0,
+        })
+    return users
+
+
+def make_labels(rng):
+    labels = []
+    for name, color, default, desc in LABELS:
+        labels.append({
+            "id": rng.randrange(100_000_000, 7_000_000_000),
+            "name": name,
+            "color": color,
+            "default": default,
+            "description": desc,
+        })
+    return labels
+
+
+def make_milestones(rng, users, repo):
+    ms = []
+    for n in range(1, 13):
+        created, t = rfc3339(rng)
+        due = stamp(t + rng.randrange(7, 180) * 86400) if rng.random() < 0.7 else None
+        ms.append({
+            "url": "https://api.github.com/repos/%s/%s/milestones/%d" % (ORG, repo, n),
+            "id": rng.randrange(1_000_000, 11_000_000),
+            "number": n,
+            "title": "v%d.%d" % (n // 4 + 1, n % 4),
+            "description": sentence(rng, 3, 14) if rng.random() < 0.6 else None,
+            "state": "closed" if n < 7 else "open",
+            "open_issues": rng.randrange(0, 80),
+            "closed_issues": rng.randrange(0, 400),
+            "created_at": created,
+            "due_on": due,
+        })
+    return ms
+
+
+def make_body(rng):
+    r = rng.random()
+    if r < 0.08:
+        return None
+    if r < 0.13:
+        return ""
+    parts = []
+    # Most bodies are a few lines; a tail of long ones (logs, stack traces).
+    paragraphs = 1 + min(int(rng.expovariate(1 / 0.7)), 12)
+    for _ in range(paragraphs):
+        kind = rng.random()
+        if kind < 0.55:
+            parts.append(sentence(rng, 4, 18).capitalize() + ".")
+        elif kind < 0.7:
+            parts.append("- [ ] " + sentence(rng, 2, 8) + "\n- [x] " + sentence(rng, 2, 8))
+        elif kind < 0.85:
+            parts.append("```json\n{\"%s\": %d, \"%s\": \"%s\"}\n```" % (
+                rng.choice(WORDS), rng.randrange(1000), rng.choice(WORDS), rng.choice(WORDS)))
+        elif kind < 0.93:
+            parts.append("> \"%s\" (%s)" % (sentence(rng, 3, 10), rng.choice(NON_ASCII)))
+        else:
+            parts.append("\tat %s.%s(%s.swift:%d)\r\n\tat main" % (
+                rng.choice(WORDS), rng.choice(WORDS), rng.choice(WORDS), rng.randrange(1, 900)))
+    return "\r\n\r\n".join(parts)
+
+
+def make_reactions(rng):
+    total = 0
+    out = {}
+    for key in ("+1", "-1", "heart"):
+        v = rng.randrange(1, 6) if rng.random() < 0.2 else 0
+        total += v
+        if v:
+            out[key] = v
+    return {"total_count": total, **out}
+
+
+def make_issue(rng, number, repo, users, labels, milestones):
+    created, t = rfc3339(rng)
+    updated = stamp(t + rng.randrange(0, 400 * 86400))
+    closed = rng.random() < 0.45
+    closed_at = stamp(t + rng.randrange(3600, 300 * 86400)) if closed else None
+    n_labels = rng.choices((1, 2, 3, 4), weights=(40, 30, 20, 10))[0]
+    assignee = rng.choice(users) if rng.random() < 0.4 else None
+    milestone = rng.choice(milestones) if rng.random() < 0.25 else None
+    iid = rng.randrange(1_000_000_000, 2_300_000_000)
+    title = sentence(rng, 3, 9).capitalize()
+    if rng.random() < 0.05:
+        title += " " + rng.choice(NON_ASCII)
+    return {
+        "url": "https://api.github.com/repos/%s/%s/issues/%d" % (ORG, repo, number),
+        "html_url": "https://github.com/%s/%s/issues/%d" % (ORG, repo, number),
+        "id": iid,
+        "node_id": "I_kwDO%08X" % (iid % 0xFFFFFFFF),
+        "number": number,
+        "title": title,
+        "user": rng.choice(users),
+        "labels": rng.sample(labels, n_labels),
+        "state": "closed" if closed else "open",
+        "locked": rng.random() < 0.03,
+        "assignee": assignee,
+        "milestone": milestone,
+        "comments": min(int(rng.expovariate(1 / 3.0)), 250),
+        "created_at": created,
+        "updated_at": updated,
+        "closed_at": closed_at,
+        "body": make_body(rng),
+        "score": 1.0 if rng.random() < 0.9 else round(rng.uniform(0.1, 40.0), 6),
+        "reactions": make_reactions(rng),
+    }
+
+
+def generate(count):
+    rng = random.Random(SEED)
+    users = make_users(rng, 1500)
+    labels = make_labels(rng)
+    milestones = {repo: make_milestones(rng, users, repo) for repo in REPOS}
+    issues = []
+    for i in range(count):
+        repo = REPOS[i % len(REPOS)]
+        issues.append(make_issue(rng, count - i, repo, users, labels, milestones[repo]))
+    return issues
+
+
+def main(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=20000)
+    ap.add_argument("--out", default=os.path.join(here, "data", "issues.json"))
+    args = ap.parse_args(argv)
+    data = json.dumps(generate(args.count), ensure_ascii=False, separators=(",", ":"))
+    raw = data.encode("utf-8")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    tmp = args.out + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(raw)
+    os.replace(tmp, args.out)
+    print("generate: %d issues, %d bytes (%.1f MB) -> %s" % (
+        args.count, len(raw), len(raw) / 1e6, args.out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
