@@ -71,7 +71,8 @@ struct Mapper {
           message: "expected an object for model '\(type.name)', found \(JValue.typeName(value))"))
       return nil
     }
-    return model(value, type)
+    guard let chosen = subtype(value, type) else { return nil }
+    return model(value, chosen)
   }
 
   /// Maps every element of the array `value` (borrowed).
@@ -132,7 +133,7 @@ struct Mapper {
     if mode == .canonical {
       JValue.forEachMember(value) { key, _ in
         let name = JValue.keyString(key)
-        if type.propertyIndex[name] == nil {
+        if type.propertyIndex[name] == nil && name != "$type" {
           report(
             .unknownKey, "'\(name)' is not a property of '\(type.name)'", Owner(model: type, property: -1),
             extra: [.key(key)])
@@ -159,6 +160,62 @@ struct Mapper {
       return nil
     }
     return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+  }
+
+  /// The model that an object of `type` is mapped onto: `type` itself, or the
+  /// subtype its `subtypes` choose (following clusters of clusters).
+  private mutating func subtype(_ object: JPtr, _ type: ModelType) -> ModelType? {
+    let owner = Owner(model: type, property: -1)
+    if mode == .canonical {
+      guard let tag = json_object_get(object, "$type") else { return type }
+      guard JValue.isString(tag), let index = schema.modelIndex[JValue.string(tag)],
+        index == type.index || schema.isSubtype(index, of: type.index)
+      else {
+        report(
+          .subtype, "\(Self.show(tag)) is not '\(type.name)' nor one of its subtypes", owner,
+          extra: [.name("$type")])
+        return nil
+      }
+      return schema.models[index]
+    }
+    var current = type
+    var hops = 0
+    while let cluster = current.cluster, hops <= schema.models.count {
+      hops += 1
+      var next: Int? = nil
+      switch cluster {
+      case .key(let key, let table):
+        guard let tag = JValue.member(object, key) else {
+          report(
+            .subtype, "the discriminator key '\(key.name)' of '\(current.name)' is missing",
+            Owner(model: current, property: -1), extra: [.name(key.name)])
+          return nil
+        }
+        guard JValue.isString(tag), let index = table[JValue.string(tag)] else {
+          report(
+            .subtype,
+            "\(Self.show(tag)) names no subtype of '\(current.name)' (expected one of \(table.keys.sorted().joined(separator: ", ")))",
+            Owner(model: current, property: -1), extra: [.name(key.name)])
+          return nil
+        }
+        next = index
+      case .rules(let rules):
+        for rule in rules where JValue.member(object, rule.has) != nil {
+          next = rule.model
+          break
+        }
+        guard next != nil else {
+          report(
+            .subtype,
+            "no subtype of '\(current.name)' matches: the object has none of the keys \(rules.map(\.has.name).joined(separator: ", "))",
+            Owner(model: current, property: -1))
+          return nil
+        }
+      }
+      guard let index = next, index < schema.models.count else { return nil }
+      current = schema.models[index]
+    }
+    return current
   }
 
   private mutating func property(
@@ -293,7 +350,8 @@ struct Mapper {
         report(.type, "expected a '\(modelType.name)' object, found \(JValue.typeName(value))", owner)
         return nil
       }
-      return model(value, modelType).map { .model($0) }
+      guard let chosen = subtype(value, modelType) else { return nil }
+      return model(value, chosen).map { .model($0) }
     case .array(let element):
       if element.isLeafy { return leaf(value, type, owner, nil).map { .leaf($0) } }
       guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }

@@ -72,6 +72,8 @@ final class EnumMap: @unchecked Sendable {
 struct PropertySpec: @unchecked Sendable {
   /// The property's name.
   let name: String
+  /// The model whose document declares the property (a base, for inherited ones).
+  let declaredIn: String
   /// The property's type.
   var type: TypeRef
   /// Where the value lives.
@@ -109,6 +111,13 @@ package final class ModelType: @unchecked Sendable {
   var primaryKey: [Int] = []
   /// The first key of every property's location: the input keys the model maps.
   var mappedKeys: Set<String> = []
+  /// How to choose a subtype for input of this model (class clusters), or nil.
+  var cluster: Cluster? = nil
+  /// True when some model's `subtypes` can choose this one: its canonical
+  /// dictionary then carries `"$type"`.
+  var isSubtype = false
+  /// The discriminator key and value written back when serializing this model.
+  var discriminator: (key: Key, value: String)? = nil
 
   /// The name as a C string, for the C API (lives as long as the schema).
   package let cName: UnsafeMutablePointer<CChar>?
@@ -122,5 +131,21 @@ package final class ModelType: @unchecked Sendable {
   deinit {
     for property in properties { property.defaultSlot?.release() }
     free(cName)
+  }
+}
+
+/// How a model with `subtypes` chooses the model that input is mapped onto.
+enum Cluster: Sendable {
+  /// By the string value of a discriminator key.
+  case key(Key, [String: Int])
+  /// By the first rule whose key is present.
+  case rules([(has: Key, model: Int)])
+
+  /// The models this cluster can choose.
+  var targets: [Int] {
+    switch self {
+    case .key(_, let table): return Array(table.values)
+    case .rules(let rules): return rules.map(\.model)
+    }
   }
 }

@@ -77,6 +77,18 @@ public final class Schema: @unchecked Sendable {
         message: "invalid JSON in '\(path)' at line \(error.line), column \(error.column): \(text)"))
   }
 
+  /// True when the `subtypes` of model `base` (directly or through clusters
+  /// of clusters) can choose model `index`.
+  func isSubtype(_ index: Int, of base: Int) -> Bool {
+    var stack = base < models.count ? models[base].cluster?.targets ?? [] : []
+    var seen: Set<Int> = []
+    while let next = stack.popLast() {
+      if next == index { return true }
+      if seen.insert(next).inserted, next < models.count { stack += models[next].cluster?.targets ?? [] }
+    }
+    return false
+  }
+
   /// The model type named `name`, or an `argument` error.
   func modelType(_ name: String) -> Result<ModelType, StrataError> {
     if let index = modelIndex[name] { return .success(models[index]) }

@@ -10,7 +10,7 @@ struct SchemaLoader {
 
   /// Keys that later releases give meaning to: refused with a clear message.
   private static let laterDocumentKeys: Set<String> = ["migrations"]
-  private static let laterModelKeys: Set<String> = ["extends", "subtypes", "root"]
+  private static let laterModelKeys: Set<String> = ["root"]
   private static let laterPropertyKeys: Set<String> = [
     "format", "transform", "validate", "merge", "inverse", "timezone",
   ]
@@ -32,12 +32,7 @@ struct SchemaLoader {
   /// Pass 3: defaults and enums, which need the finished schema. Throws every error found.
   mutating func readValues(_ doc: JPtr, schema: Schema) throws(StrataError) {
     if let modelsObject = json_object_get(doc, "models") {
-      for model in schema.models {
-        guard let body = json_object_get(modelsObject, model.name),
-          let properties = json_object_get(body, "properties"), JValue.isObject(properties)
-        else { continue }
-        readValues(model, schema: schema, name: model.name, properties: properties)
-      }
+      for model in schema.models { readValues(model, schema: schema, models: modelsObject) }
     }
     if !errors.isEmpty { throw StrataError(errors) }
   }
@@ -105,10 +100,8 @@ struct SchemaLoader {
       bodies.append((name, value))
     }
 
-    // Pass 2: each model's keys and properties.
-    for (position, (name, body)) in bodies.enumerated() {
-      readModel(models[position], name: name, body: body)
-    }
+    // Pass 2: each model's keys and properties, bases first; then clusters.
+    readModels(bodies)
     return errors.isEmpty ? Structure(version: version, models: models) : nil
   }
 
@@ -121,72 +114,150 @@ struct SchemaLoader {
     return name.unicodeScalars.allSatisfy { isLetter($0) || ($0 >= "0" && $0 <= "9") }
   }
 
-  private mutating func readModel(_ model: ModelType, name: String, body: JPtr) {
-    let base = ["models", name]
+  /// Pass 2: reads every model, each base before the models that extend it.
+  private mutating func readModels(_ bodies: [(String, JPtr)]) {
+    var bases: [Int?] = Array(repeating: nil, count: bodies.count)
+    for (position, (name, body)) in bodies.enumerated() where JValue.isObject(body) {
+      guard let value = json_object_get(body, "extends") else { continue }
+      if JValue.isString(value), let index = modelIndex[JValue.string(value)] {
+        if index == position {
+          fail(["models", name, "extends"], model: name, "model '\(name)' cannot extend itself")
+        } else {
+          bases[position] = index
+        }
+      } else {
+        fail(["models", name, "extends"], model: name, "'extends' must name a model of the schema")
+      }
+    }
+    // A cycle of `extends` is an error of every model on it.
+    var onCycle = Array(repeating: false, count: bodies.count)
+    for start in bodies.indices {
+      var seen: [Int] = [start]
+      var current = bases[start]
+      while let next = current {
+        if next == start {
+          let names = (seen + [start]).map { bodies[$0].0 }.joined(separator: " -> ")
+          fail(
+            ["models", bodies[start].0, "extends"], model: bodies[start].0,
+            "'extends' forms a cycle: \(names)")
+          onCycle[start] = true
+          break
+        }
+        if seen.contains(next) { break }
+        seen.append(next)
+        current = bases[next]
+      }
+    }
+    var done = Array(repeating: false, count: bodies.count)
+    func read(_ position: Int, _ loader: inout SchemaLoader) {
+      if done[position] || onCycle[position] { return }
+      done[position] = true
+      var base: ModelType? = nil
+      if let index = bases[position] {
+        read(index, &loader)
+        base = loader.models[index]
+      }
+      loader.readModel(
+        loader.models[position], name: bodies[position].0, body: bodies[position].1, base: base)
+    }
+    for position in bodies.indices { read(position, &self) }
+    for (position, (name, body)) in bodies.enumerated() where JValue.isObject(body) {
+      if let value = json_object_get(body, "subtypes") {
+        readSubtypes(models[position], name: name, value: value)
+      }
+    }
+    checkSubtypeCycles()
+  }
+
+  private mutating func readModel(_ model: ModelType, name: String, body: JPtr, base: ModelType?) {
+    let path = ["models", name]
     guard JValue.isObject(body) else {
-      fail(base, model: name, "model '\(name)' must be an object with 'properties'")
+      fail(path, model: name, "model '\(name)' must be an object with 'properties'")
       return
     }
     var naming = NamingRule.none
     var primaryKeyValue: JPtr? = nil
     var propertiesValue: JPtr? = nil
+    var claimed: [[String]: String] = [:]
+    if let base {
+      model.properties = base.properties
+      model.propertyIndex = base.propertyIndex
+      model.unknownKeys = base.unknownKeys
+      model.primaryKey = base.primaryKey
+      for spec in base.properties {
+        for keys in Self.keyLists(spec.location) { claimed[keys.map(\.name)] = spec.name }
+      }
+    }
     JValue.forEachMember(body) { keyBytes, value in
       let key = JValue.keyString(keyBytes)
       switch key {
       case "properties": propertiesValue = value
       case "primaryKey": primaryKeyValue = value
+      case "extends", "subtypes": break  // read by readModels
       case "keys":
         if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
           naming = rule
         } else {
-          fail(base + [key], model: name, "'keys' must be one of snake_case, camelCase, kebab-case, none")
+          fail(path + [key], model: name, "'keys' must be one of snake_case, camelCase, kebab-case, none")
         }
       case "unknownKeys":
         if JValue.isString(value), let rule = UnknownKeys(rawValue: JValue.string(value)) {
           model.unknownKeys = rule
         } else {
-          fail(base + [key], model: name, "'unknownKeys' must be one of ignore, keep, reject")
+          fail(path + [key], model: name, "'unknownKeys' must be one of ignore, keep, reject")
         }
       default:
         if Self.laterModelKeys.contains(key) {
-          fail(base + [key], model: name, "'\(key)' is not supported by this release of Strata yet")
+          fail(path + [key], model: name, "'\(key)' is not supported by this release of Strata yet")
         } else {
           fail(
-            base + [key], model: name,
-            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys)")
+            path + [key], model: name,
+            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys, extends, subtypes)"
+          )
         }
       }
     }
     guard let propertiesValue, JValue.isObject(propertiesValue) else {
-      fail(base + ["properties"], model: name, "model '\(name)' must have 'properties', an object")
+      if base == nil || json_object_get(body, "properties") != nil {
+        fail(path + ["properties"], model: name, "model '\(name)' must have 'properties', an object")
+      }
+      finishModel(model)
       return
     }
-    var claimed: [[String]: String] = [:]
     JValue.forEachMember(propertiesValue) { keyBytes, value in
       let propertyName = JValue.keyString(keyBytes)
-      let path = base + ["properties", propertyName]
+      let propertyPath = path + ["properties", propertyName]
       if propertyName.isEmpty {
-        fail(path, model: name, "a property name cannot be empty")
+        fail(propertyPath, model: name, "a property name cannot be empty")
         return
       }
-      guard let spec = readProperty(propertyName, value, path: path, model: name, naming: naming) else {
-        return
+      guard
+        let spec = readProperty(
+          propertyName, value, path: propertyPath, model: name, naming: naming)
+      else { return }
+      let overridden = model.propertyIndex[propertyName]
+      if let overridden {
+        for keys in Self.keyLists(model.properties[overridden].location) { claimed[keys.map(\.name)] = nil }
       }
       for keys in Self.keyLists(spec.location) {
         let names = keys.map(\.name)
         if let other = claimed[names] {
           fail(
-            path + ["json"], model: name, property: propertyName,
+            propertyPath + ["json"], model: name, property: propertyName,
             "'\(propertyName)' and '\(other)' both claim the key path \(names.joined(separator: "."))")
         } else {
           claimed[names] = propertyName
         }
-        if let first = names.first { model.mappedKeys.insert(first) }
       }
-      model.propertyIndex[propertyName] = model.properties.count
-      model.properties.append(spec)
+      if let overridden {
+        model.properties[overridden] = spec
+      } else {
+        model.propertyIndex[propertyName] = model.properties.count
+        model.properties.append(spec)
+      }
     }
     if let primaryKeyValue {
+      model.primaryKey = []
       var names: [String] = []
       if JValue.isString(primaryKeyValue) {
         names = [JValue.string(primaryKeyValue)]
@@ -195,17 +266,129 @@ struct SchemaLoader {
           if let element = json_array_get(primaryKeyValue, position), JValue.isString(element) {
             names.append(JValue.string(element))
           } else {
-            fail(base + ["primaryKey", String(position)], model: name, "a primary key names a property")
+            fail(path + ["primaryKey", String(position)], model: name, "a primary key names a property")
           }
         }
       } else {
-        fail(base + ["primaryKey"], model: name, "'primaryKey' must be a property name or a list of them")
+        fail(path + ["primaryKey"], model: name, "'primaryKey' must be a property name or a list of them")
       }
       for keyName in names {
         if let index = model.propertyIndex[keyName] {
           model.primaryKey.append(index)
         } else {
-          fail(base + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
+          fail(path + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
+        }
+      }
+    }
+    finishModel(model)
+  }
+
+  /// Derived facts of a read model: the input keys it maps.
+  private func finishModel(_ model: ModelType) {
+    for spec in model.properties {
+      for keys in Self.keyLists(spec.location) {
+        if let first = keys.first { model.mappedKeys.insert(first.name) }
+      }
+    }
+  }
+
+  /// `subtypes`: by a discriminator key, or by rules on the keys present.
+  private mutating func readSubtypes(_ model: ModelType, name: String, value: JPtr) {
+    let path = ["models", name, "subtypes"]
+    guard JValue.isObject(value) else {
+      fail(path, model: name, "'subtypes' must be an object with 'key' and 'map', or with 'rules'")
+      return
+    }
+    func subtype(_ target: JPtr, at tokens: [String]) -> Int? {
+      guard JValue.isString(target), let index = modelIndex[JValue.string(target)] else {
+        fail(tokens, model: name, "a subtype must name a model of the schema")
+        return nil
+      }
+      if index == model.index {
+        fail(tokens, model: name, "model '\(name)' cannot be its own subtype")
+        return nil
+      }
+      return index
+    }
+    let keyValue = json_object_get(value, "key")
+    let mapValue = json_object_get(value, "map")
+    let rulesValue = json_object_get(value, "rules")
+    var ok = true
+    JValue.forEachMember(value) { keyBytes, _ in
+      let key = JValue.keyString(keyBytes)
+      if !["key", "map", "rules"].contains(key) {
+        fail(path + [key], model: name, "unknown subtypes key '\(key)' (expected key and map, or rules)")
+        ok = false
+      }
+    }
+    if let keyValue {
+      guard JValue.isString(keyValue), !JValue.string(keyValue).isEmpty else {
+        fail(path + ["key"], model: name, "'key' must be the name of the discriminator key")
+        return
+      }
+      guard let mapValue, JValue.isObject(mapValue), json_object_size(mapValue) > 0, rulesValue == nil else {
+        fail(
+          path + ["map"], model: name,
+          "subtypes by 'key' need a non-empty 'map' of discriminator value -> model (and no 'rules')")
+        return
+      }
+      let key = Key(JValue.string(keyValue))
+      var table: [String: Int] = [:]
+      JValue.forEachMember(mapValue) { keyBytes, target in
+        let discriminator = JValue.keyString(keyBytes)
+        guard let index = subtype(target, at: path + ["map", discriminator]) else {
+          ok = false
+          return
+        }
+        table[discriminator] = index
+        let chosen = models[index]
+        if chosen.discriminator == nil { chosen.discriminator = (key, discriminator) }
+        chosen.isSubtype = true
+        chosen.mappedKeys.insert(key.name)
+      }
+      model.mappedKeys.insert(key.name)
+      if ok { model.cluster = .key(key, table) }
+      return
+    }
+    guard let rulesValue, JValue.isArray(rulesValue), json_array_size(rulesValue) > 0 else {
+      fail(path, model: name, "'subtypes' needs 'key' and 'map', or a non-empty list of 'rules'")
+      return
+    }
+    var rules: [(has: Key, model: Int)] = []
+    for position in 0..<json_array_size(rulesValue) {
+      let tokens = path + ["rules", String(position)]
+      guard let rule = json_array_get(rulesValue, position), JValue.isObject(rule),
+        let has = json_object_get(rule, "has"), JValue.isString(has),
+        let target = json_object_get(rule, "model"), json_object_size(rule) == 2
+      else {
+        fail(tokens, model: name, "a rule is {\"has\": key, \"model\": model}")
+        ok = false
+        continue
+      }
+      guard let index = subtype(target, at: tokens + ["model"]) else {
+        ok = false
+        continue
+      }
+      rules.append((Key(JValue.string(has)), index))
+      models[index].isSubtype = true
+    }
+    if ok { model.cluster = .rules(rules) }
+  }
+
+  /// A subtype that leads back to its base would choose forever: refuse it.
+  private mutating func checkSubtypeCycles() {
+    for start in models {
+      var stack = start.cluster?.targets ?? []
+      var seen: Set<Int> = []
+      while let next = stack.popLast() {
+        if next == start.index {
+          fail(
+            ["models", start.name, "subtypes"], model: start.name,
+            "subtypes of '\(start.name)' lead back to '\(start.name)'")
+          break
+        }
+        if seen.insert(next).inserted, next < models.count {
+          stack += models[next].cluster?.targets ?? []
         }
       }
     }
@@ -287,7 +470,8 @@ struct SchemaLoader {
     }
     guard ok else { return nil }
     return PropertySpec(
-      name: name, type: type, location: location, required: required, defaultSlot: nil, enumMap: nil)
+      name: name, declaredIn: model, type: type, location: location, required: required, defaultSlot: nil,
+      enumMap: nil)
   }
 
   private mutating func readLocation(_ value: JPtr, path: [String], model: String, property: String)
@@ -351,10 +535,18 @@ struct SchemaLoader {
   }
 
   /// Pass 3: `enum`, `enumDefault` and `default`, checked against the types.
-  private mutating func readValues(_ model: ModelType, schema: Schema, name: String, properties: JPtr) {
+  private mutating func readValues(_ model: ModelType, schema: Schema, models modelsObject: JPtr) {
     for index in model.properties.indices {
       let spec = model.properties[index]
-      guard let body = json_object_get(properties, spec.name) else { continue }
+      // An inherited property is read from the model that declares it; its
+      // errors are reported once, there.
+      let name = spec.declaredIn
+      guard let declaring = json_object_get(modelsObject, name),
+        let properties = json_object_get(declaring, "properties"),
+        let body = json_object_get(properties, spec.name)
+      else { continue }
+      let reported = errors.count
+      defer { if name != model.name { errors.removeSubrange(reported...) } }
       let path = ["models", name, "properties", spec.name]
       let enumValue = json_object_get(body, "enum")
       let fallbackValue = json_object_get(body, "enumDefault")

@@ -9,6 +9,9 @@ enum Serializer {
   /// The canonical dictionary of a model (a new reference).
   static func dictionary(_ object: ModelObject) -> JPtr? {
     guard let out = json_object() else { return nil }
+    if object.type.isSubtype, let tag = JValue.makeString(object.type.name) {
+      JValue.setNew(out, "$type", tag)
+    }
     let properties = object.type.properties
     for index in 0..<min(properties.count, object.slots.count) {
       guard let value = canonical(object.slots[index]) else { continue }
@@ -40,6 +43,9 @@ enum Serializer {
   /// The model serialized back to JSON (a new reference).
   static func serialize(_ object: ModelObject) -> JPtr? {
     guard let out = json_object() else { return nil }
+    if let (key, value) = object.type.discriminator, let tag = JValue.makeString(value) {
+      JValue.setNew(out, key, tag)
+    }
     let properties = object.type.properties
     for index in 0..<min(properties.count, object.slots.count) {
       let spec = properties[index]
