@@ -1,0 +1,45 @@
+"""Strata: a model layer for JSON APIs.
+
+Declare models once in a schema; Strata maps JSON onto them, checks every
+value, gives each model's canonical dictionary and serializes it back::
+
+    import strata
+
+    schema = strata.Schema.from_file("schema.json")
+    issue = schema.map("Issue", '{"number": 1347, "title": "Found a bug"}')
+    issue["title"]        # 'Found a bug'
+    issue.to_dict()       # canonical values
+    issue.to_json()       # back to the API's JSON
+
+This package is a thin ctypes layer over libstrata, which does all the work.
+The library is found through the ``STRATA_LIBRARY`` environment variable (a
+file path), next to this package, or in the checkout's ``build/`` folder.
+"""
+
+from __future__ import annotations
+
+from . import _native
+from ._core import JSONInput, Model, Schema
+from ._errors import MappingError, SchemaError, StrataError
+
+__all__ = [
+    "Schema",
+    "Model",
+    "StrataError",
+    "SchemaError",
+    "MappingError",
+    "JSONInput",
+    "library_version",
+    "library_path",
+    "__version__",
+]
+
+__version__ = "0.1.0"
+
+#: The path of the libstrata that was loaded.
+library_path: str = str(_native.library_path)
+
+
+def library_version() -> str:
+    """The loaded libstrata's version, "MAJOR.MINOR.PATCH"."""
+    return _native.text(_native.lib.strata_version())

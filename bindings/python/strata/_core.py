@@ -1,0 +1,356 @@
+"""Schema and Model: thin wrappers over libstrata handles."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import weakref
+from ctypes import byref, c_size_t
+from typing import (
+    Any,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Tuple,
+    Union,
+)
+
+from . import _native
+from ._errors import ErrorEntry, MappingError, SchemaError, StrataError
+from ._native import lib, strata_error_t
+
+__all__ = ["Schema", "Model", "JSONInput"]
+
+#: What map() and Schema() accept: JSON text (str or bytes) or Python data
+#: that the json module can encode (dicts, lists, ...).
+JSONInput = Union[
+    str, bytes, bytearray, memoryview, Dict[str, Any], List[Any], Tuple[Any, ...], int, float, bool, None
+]
+
+_REPR_ITEMS = 3
+_REPR_VALUE_WIDTH = 40
+
+
+def _encode(data: Any) -> bytes:
+    """JSON text for the library: str/bytes as they are, anything else json.dumps'ed."""
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def _argument_error(message: str, path: str = "") -> ErrorEntry:
+    return {"path": path, "model": "", "property": "", "code": "argument", "message": message}
+
+
+class Schema:
+    """A loaded, checked, immutable schema.
+
+    ``Schema(doc)`` loads the schema document ``doc``: a dict, or its JSON
+    text as ``str`` or ``bytes``. ``Schema.from_file(path)`` reads it from a
+    file. Both raise :class:`SchemaError` with every problem of the document.
+    """
+
+    __slots__ = ("_handle", "_finalizer", "_version", "_models", "__weakref__")
+
+    _handle: int
+    _finalizer: weakref.finalize[Any, Any]
+    _version: int
+    _models: List[str]
+
+    def __init__(
+        self,
+        doc: Union[str, bytes, bytearray, memoryview, Mapping[str, Any]],
+        transformers: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        _check_transformers(transformers)
+        if isinstance(doc, os.PathLike):
+            raise TypeError("strata: Schema() takes a document; use Schema.from_file(path) for a file")
+        if isinstance(doc, Mapping) and not isinstance(doc, dict):
+            doc = dict(doc)
+        buffer = _encode(doc)
+        error = strata_error_t()
+        handle = lib.strata_schema_loadb(buffer, len(buffer), byref(error))
+        if not handle:
+            raise SchemaError(_native.last_errors(error), "invalid schema")
+        self._adopt(handle)
+
+    @classmethod
+    def from_file(
+        cls,
+        path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes],
+        transformers: Optional[Mapping[str, Any]] = None,
+    ) -> "Schema":
+        """Loads the schema document in the file at ``path``."""
+        _check_transformers(transformers)
+        raw = os.fsencode(path)
+        if b"\0" in raw:
+            raise ValueError(f"strata: a path cannot contain NUL: {path!r}")
+        error = strata_error_t()
+        handle = lib.strata_schema_load_file(raw, byref(error))
+        if not handle:
+            raise SchemaError(
+                _native.last_errors(error), f"cannot load schema {os.fsdecode(raw)!r}"
+            )
+        schema = cls.__new__(cls)
+        schema._adopt(handle)
+        return schema
+
+    def _adopt(self, handle: int) -> None:
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, lib.strata_schema_decref, handle)
+        self._version = int(lib.strata_schema_version(handle))
+        count = int(lib.strata_schema_model_count(handle))
+        self._models = [
+            _native.text(lib.strata_schema_model_name(handle, index)) for index in range(count)
+        ]
+
+    @property
+    def version(self) -> int:
+        """The schema's ``version`` (0 when the document declares none)."""
+        return self._version
+
+    @property
+    def models(self) -> List[str]:
+        """The names of the schema's models, in the document's order."""
+        return list(self._models)
+
+    def map(self, model: str, data: JSONInput) -> "Model":
+        """Maps ``data`` onto a new model named ``model``.
+
+        ``data`` is JSON text (``str``/``bytes``) or Python data (a dict).
+        Raises :class:`MappingError` with every error of the input.
+        """
+        name = self._model_name(model)
+        buffer = _encode(data)
+        error = strata_error_t()
+        handle = lib.strata_mapb(self._handle, name, buffer, len(buffer), byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot map {model!r}")
+        return Model._adopt(handle, self)
+
+    def map_many(self, model: str, data: JSONInput) -> List["Model"]:
+        """Maps every element of the JSON array ``data`` onto a model named ``model``.
+
+        Raises :class:`MappingError` with every error of every element
+        (paths name the element: ``/3/title``); then no model is made.
+        """
+        name = self._model_name(model)
+        buffer = _encode(data)
+        error = strata_error_t()
+        count = c_size_t(0)
+        array = lib.strata_map_manyb(
+            self._handle, name, buffer, len(buffer), byref(count), byref(error)
+        )
+        if not array:
+            raise MappingError(_native.last_errors(error), f"cannot map {model!r} (many)")
+        try:
+            handles = [array[index] for index in range(count.value)]
+            models = []
+            for index, handle in enumerate(handles):
+                try:
+                    models.append(Model._adopt(handle, self))
+                except BaseException:
+                    for rest in handles[index:]:
+                        lib.strata_model_decref(rest)
+                    raise
+            return models
+        finally:
+            lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+
+    def _model_name(self, model: str) -> bytes:
+        if not isinstance(model, str):
+            raise TypeError(f"strata: a model name must be a str, not {type(model).__name__}")
+        raw = model.encode("utf-8")
+        if b"\0" in raw:
+            raise MappingError(
+                [_argument_error(f"no model named {model!r} (a name cannot contain NUL)")],
+                f"cannot map {model!r}",
+            )
+        return raw
+
+    def __repr__(self) -> str:
+        names = self._models
+        shown = ", ".join(names[:6]) + (f", ... ({len(names)} models)" if len(names) > 6 else "")
+        return f"<strata.Schema version={self._version} models=[{shown}]>"
+
+    def __reduce__(self) -> Any:
+        raise TypeError("strata.Schema objects cannot be pickled; pickle the schema document")
+
+
+def _check_transformers(transformers: Optional[Mapping[str, Any]]) -> None:
+    if transformers is None:
+        return
+    if not isinstance(transformers, Mapping):
+        raise TypeError(
+            "strata: transformers must be a mapping of name -> transformer, "
+            f"not {type(transformers).__name__}"
+        )
+    if len(transformers) > 0:
+        names = ", ".join(sorted(map(str, transformers)))
+        raise SchemaError(
+            [
+                _argument_error(
+                    "custom transformers are not supported yet: the schema format "
+                    f"cannot reference them yet (got {names})"
+                )
+            ],
+            "custom transformers are not supported yet",
+        )
+
+
+class Model:
+    """One model instance: a set of property values, made by :meth:`Schema.map`.
+
+    ``m["title"]`` is a property's canonical value as Python data (``None`` for
+    a property set to null); ``KeyError`` for a property that is absent or not
+    in the model. ``"title" in m`` tells whether a property holds a value or
+    null. ``m.to_dict()`` is the canonical dictionary, ``m.to_json()`` the
+    model serialized back to JSON.
+    """
+
+    __slots__ = ("_handle", "_schema", "_finalizer", "_name", "__weakref__")
+
+    _handle: int
+    _finalizer: weakref.finalize[Any, Any]
+    _schema: Schema
+    _name: Optional[str]
+
+    def __init__(self) -> None:
+        raise TypeError("strata.Model objects are made by Schema.map() and Schema.map_many()")
+
+    @classmethod
+    def _adopt(cls, handle: int, schema: Schema) -> "Model":
+        """Wraps a new model reference; the wrapper releases it."""
+        model = cls.__new__(cls)
+        model._handle = handle
+        model._schema = schema
+        model._name = None
+        model._finalizer = weakref.finalize(model, lib.strata_model_decref, handle)
+        return model
+
+    @property
+    def model(self) -> str:
+        """The name of the model's model type."""
+        if self._name is None:
+            self._name = _native.text(lib.strata_model_name(self._handle))
+        return self._name
+
+    @property
+    def schema(self) -> Schema:
+        """The schema the model belongs to."""
+        return self._schema
+
+    def _get(self, prop: object) -> Optional[int]:
+        """A new json_t reference to the value of ``prop``, or None (absent / no such property)."""
+        if not isinstance(prop, str):
+            return None
+        raw = prop.encode("utf-8")
+        if b"\0" in raw:
+            return None
+        error = strata_error_t()
+        handle: Optional[int] = lib.strata_model_get(self._handle, raw, byref(error))
+        return handle
+
+    def __getitem__(self, prop: str) -> Any:
+        handle = self._get(prop)
+        if handle is None:
+            raise KeyError(prop)
+        return _native.take_json(handle)
+
+    def get(self, prop: str, default: Any = None) -> Any:
+        """The value of ``prop``, or ``default`` if it is absent or no property."""
+        handle = self._get(prop)
+        if handle is None:
+            return default
+        return _native.take_json(handle)
+
+    def __contains__(self, prop: object) -> bool:
+        if not isinstance(prop, str):
+            return False
+        raw = prop.encode("utf-8")
+        if b"\0" in raw:
+            return False
+        error = strata_error_t()
+        return int(lib.strata_model_has(self._handle, raw, byref(error))) == 1
+
+    def __iter__(self) -> Iterator[str]:
+        """The names of the properties that hold a value or null, in schema order."""
+        return iter(self.to_dict())
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The canonical dictionary: property name -> canonical value, absent left out."""
+        error = strata_error_t()
+        handle = lib.strata_model_dictionary(self._handle, byref(error))
+        if handle is None:
+            raise StrataError(_native.last_errors(error), "strata_model_dictionary failed")
+        result: Dict[str, Any] = _native.take_json(handle)
+        return result
+
+    def to_json(self) -> Any:
+        """The model serialized back to JSON, as Python data."""
+        error = strata_error_t()
+        handle = lib.strata_model_to_json(self._handle, byref(error))
+        if handle is None:
+            raise StrataError(_native.last_errors(error), "strata_model_to_json failed")
+        return _native.take_json(handle)
+
+    def copy(self) -> "Model":
+        """A deep copy that shares no mutable state with this model."""
+        handle = lib.strata_model_copy(self._handle)
+        if handle is None:
+            raise MemoryError("strata: strata_model_copy() returned NULL")
+        return Model._adopt(handle, self._schema)
+
+    def __copy__(self) -> "Model":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Model":
+        return self.copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Model):
+            return NotImplemented
+        return bool(lib.strata_model_equal(self._handle, other._handle))
+
+    def __hash__(self) -> int:
+        return int(lib.strata_model_hash(self._handle))
+
+    def __repr__(self) -> str:
+        try:
+            values = self.to_dict()
+        except Exception:  # a repr never raises
+            return f"<strata.Model {self.model} at {self._handle:#x}>"
+        shown = _repr_keys(values)
+        parts = [f"{key}={_short(values[key])}" for key in shown]
+        if len(values) > len(shown):
+            parts.append("...")
+        return "<strata.Model " + " ".join([self.model, *parts]) + ">"
+
+    def __reduce__(self) -> Any:
+        raise TypeError(
+            "strata.Model objects cannot be pickled; pickle m.to_json() and map it again"
+        )
+
+
+#: Property names that usually identify a model; repr shows them first.
+_IDENTIFYING = ("id", "number", "name", "title", "login", "key", "slug", "uuid")
+
+
+def _repr_keys(values: Dict[str, Any]) -> List[str]:
+    """The few properties repr shows: scalars, identifying names first, else schema order."""
+    scalars = [key for key, value in values.items() if not isinstance(value, (dict, list))]
+    first = [key for key in scalars if key.lower() in _IDENTIFYING]
+    rest = [key for key in scalars if key.lower() not in _IDENTIFYING]
+    return (first + rest)[:_REPR_ITEMS]
+
+
+def _short(value: Any) -> str:
+    """A short repr of a canonical value for Model.__repr__."""
+    if isinstance(value, str) and len(value) > _REPR_VALUE_WIDTH:
+        return repr(value[: _REPR_VALUE_WIDTH - 3] + "...")
+    return repr(value)

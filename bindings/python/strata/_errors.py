@@ -1,0 +1,73 @@
+"""The exceptions of strata."""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+__all__ = ["StrataError", "SchemaError", "MappingError"]
+
+ErrorEntry = Dict[str, str]
+
+#: How many errors str() of an exception lists before "... and N more".
+SHOWN_ERRORS = 5
+
+
+class StrataError(Exception):
+    """Base of every strata exception.
+
+    ``errors`` is the list of every error of the failed call, each a dict with
+    the keys ``path`` (a JSON Pointer into the input), ``model``,
+    ``property``, ``code`` and ``message``.
+    """
+
+    errors: List[ErrorEntry]
+
+    def __init__(self, errors: Sequence[ErrorEntry], summary: Optional[str] = None) -> None:
+        self.errors = [dict(entry) for entry in errors]
+        self.summary = summary
+        super().__init__(self._describe())
+
+    @property
+    def code(self) -> str:
+        """The code of the first error ("" if there is none)."""
+        return self.errors[0].get("code", "") if self.errors else ""
+
+    def _describe(self) -> str:
+        count = len(self.errors)
+        head = "1 error" if count == 1 else f"{count} errors"
+        if self.summary:
+            head = f"{self.summary}: {head}"
+        if not self.errors:
+            return head
+        lines = [head + ":"]
+        lines.extend("  " + format_error(entry) for entry in self.errors[:SHOWN_ERRORS])
+        if count > SHOWN_ERRORS:
+            lines.append(f"  ... and {count - SHOWN_ERRORS} more")
+        return "\n".join(lines)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.errors, self.summary))
+
+
+class SchemaError(StrataError):
+    """A schema could not be loaded: every problem of the document."""
+
+
+class MappingError(StrataError):
+    """Input could not be mapped onto a model: every error of the input."""
+
+
+def format_error(entry: ErrorEntry) -> str:
+    """One error on one line: ``/labels/0/id [Label.id] type: message``."""
+    where = entry.get("path") or "(root)"
+    model = entry.get("model", "")
+    prop = entry.get("property", "")
+    if model and prop:
+        owner = f" [{model}.{prop}]"
+    elif model or prop:
+        owner = f" [{model or prop}]"
+    else:
+        owner = ""
+    code = entry.get("code", "")
+    message = entry.get("message", "")
+    return f"{where}{owner} {code}: {message}" if code else f"{where}{owner} {message}"

@@ -1,0 +1,282 @@
+"""ctypes declarations of libstrata (include/strata.h). Private.
+
+Every function of the header is declared here with its argtypes and restype.
+Handles (``strata_schema_t *``, ``strata_model_t *``) and ``json_t *`` are
+``c_void_p``; strings the caller must free are ``c_void_p`` too, so that they
+can be read and then handed back to ``strata_free``. Borrowed ``const char *``
+results are ``c_char_p`` (ctypes copies them into ``bytes``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+from ctypes import (
+    POINTER,
+    Structure,
+    c_char,
+    c_char_p,
+    c_int,
+    c_int64,
+    c_size_t,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+# Sizes of the text fields of strata_error_t (strata.h).
+STRATA_ERROR_PATH_LENGTH = 256
+STRATA_ERROR_NAME_LENGTH = 80
+STRATA_ERROR_MESSAGE_LENGTH = 256
+STRATA_MAX_DEPTH = 512
+
+# strata_code_t
+STRATA_OK = 0
+STRATA_ERROR_MISSING = 1
+STRATA_ERROR_TYPE = 2
+STRATA_ERROR_NULL = 3
+STRATA_ERROR_FORMAT = 4
+STRATA_ERROR_ENUM = 5
+STRATA_ERROR_VALIDATION = 6
+STRATA_ERROR_UNKNOWN_KEY = 7
+STRATA_ERROR_SUBTYPE = 8
+STRATA_ERROR_PATH = 9
+STRATA_ERROR_SCHEMA = 10
+STRATA_ERROR_SYNTAX = 11
+STRATA_ERROR_DEPTH = 12
+STRATA_ERROR_ARGUMENT = 13
+STRATA_ERROR_IO = 14
+
+CODE_NAMES: Dict[int, str] = {
+    STRATA_OK: "ok",
+    STRATA_ERROR_MISSING: "missing",
+    STRATA_ERROR_TYPE: "type",
+    STRATA_ERROR_NULL: "null",
+    STRATA_ERROR_FORMAT: "format",
+    STRATA_ERROR_ENUM: "enum",
+    STRATA_ERROR_VALIDATION: "validation",
+    STRATA_ERROR_UNKNOWN_KEY: "unknown_key",
+    STRATA_ERROR_SUBTYPE: "subtype",
+    STRATA_ERROR_PATH: "path",
+    STRATA_ERROR_SCHEMA: "schema",
+    STRATA_ERROR_SYNTAX: "syntax",
+    STRATA_ERROR_DEPTH: "depth",
+    STRATA_ERROR_ARGUMENT: "argument",
+    STRATA_ERROR_IO: "io",
+}
+
+# strata_code_t is a C enum: an int-sized integer.
+strata_code_t = c_int
+
+
+class strata_error_t(Structure):
+    """Mirrors ``struct strata_error`` of strata.h field by field."""
+
+    _fields_ = [
+        ("code", strata_code_t),
+        ("count", c_size_t),
+        ("code_name", c_char * 16),
+        ("path", c_char * STRATA_ERROR_PATH_LENGTH),
+        ("model", c_char * STRATA_ERROR_NAME_LENGTH),
+        ("property", c_char * STRATA_ERROR_NAME_LENGTH),
+        ("message", c_char * STRATA_ERROR_MESSAGE_LENGTH),
+    ]
+
+
+# Opaque handles and json_t * are plain pointers.
+json_p = c_void_p
+schema_p = c_void_p
+model_p = c_void_p
+error_p = POINTER(strata_error_t)
+
+ENV_VAR = "STRATA_LIBRARY"
+
+if sys.platform == "darwin":
+    LIBRARY_NAME = "libstrata.dylib"
+elif sys.platform == "win32":
+    LIBRARY_NAME = "strata.dll"
+else:
+    LIBRARY_NAME = "libstrata.so"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def candidate_paths() -> List[Path]:
+    """Where the library is looked for, in order (the env var is separate)."""
+    return [
+        _PACKAGE_DIR / LIBRARY_NAME,
+        # bindings/python/strata/../../../build/libstrata.so
+        _PACKAGE_DIR.parent.parent.parent / "build" / LIBRARY_NAME,
+    ]
+
+
+def find_library() -> Path:
+    """Finds libstrata: $STRATA_LIBRARY, next to the package, the checkout's build/."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        path = Path(env).expanduser()
+        if not path.is_file():
+            raise ImportError(
+                f"strata: {ENV_VAR} is set to {env!r}, which is not a file; "
+                f"point it at a built {LIBRARY_NAME}"
+            )
+        return path
+    tried = candidate_paths()
+    for path in tried:
+        if path.is_file():
+            return path
+    places = "\n".join(f"  {p}" for p in tried)
+    raise ImportError(
+        f"strata: cannot find {LIBRARY_NAME}. Set {ENV_VAR} to its path, or put it "
+        f"in one of:\n{places}\n(build it with CMake into the checkout's build/ folder, "
+        f"or with `swift build --product strata`)"
+    )
+
+
+def _load(path: Path) -> ctypes.CDLL:
+    try:
+        return ctypes.CDLL(str(path))
+    except OSError as exc:
+        raise ImportError(f"strata: cannot load {path}: {exc}") from exc
+
+
+def _declare(lib: ctypes.CDLL, path: Path) -> None:
+    """Declares argtypes and restype of every function of strata.h."""
+
+    def fn(name: str, restype: Any, *argtypes: Any) -> None:
+        try:
+            func = getattr(lib, name)
+        except AttributeError as exc:
+            raise ImportError(
+                f"strata: {path} does not export {name}(); "
+                f"is it an older or incomplete build of libstrata?"
+            ) from exc
+        func.restype = restype
+        func.argtypes = list(argtypes)
+
+    # Library
+    fn("strata_version", c_char_p)
+    fn("strata_errors", json_p)
+    fn("strata_json_decref", None, json_p)
+    fn("strata_json_dumps", c_void_p, json_p)  # char *, freed with strata_free
+    fn("strata_json_loadb", json_p, c_char_p, c_size_t, error_p)
+    fn("strata_free", None, c_void_p)
+
+    # Schemas
+    fn("strata_schema_load", schema_p, json_p, error_p)
+    fn("strata_schema_loadb", schema_p, c_char_p, c_size_t, error_p)
+    fn("strata_schema_load_file", schema_p, c_char_p, error_p)
+    fn("strata_schema_incref", schema_p, schema_p)
+    fn("strata_schema_decref", None, schema_p)
+    fn("strata_schema_version", c_int64, schema_p)
+    fn("strata_schema_model_count", c_size_t, schema_p)
+    fn("strata_schema_model_name", c_char_p, schema_p, c_size_t)
+
+    # Mapping
+    fn("strata_map", model_p, schema_p, c_char_p, json_p, error_p)
+    fn("strata_mapb", model_p, schema_p, c_char_p, c_char_p, c_size_t, error_p)
+    fn(
+        "strata_map_many",
+        POINTER(model_p),
+        schema_p,
+        c_char_p,
+        json_p,
+        POINTER(c_size_t),
+        error_p,
+    )
+    fn(
+        "strata_map_manyb",
+        POINTER(model_p),
+        schema_p,
+        c_char_p,
+        c_char_p,
+        c_size_t,
+        POINTER(c_size_t),
+        error_p,
+    )
+
+    # Models
+    fn("strata_model_incref", model_p, model_p)
+    fn("strata_model_decref", None, model_p)
+    fn("strata_model_name", c_char_p, model_p)
+    fn("strata_model_schema", schema_p, model_p)
+    fn("strata_model_has", c_int, model_p, c_char_p, error_p)
+    fn("strata_model_get", json_p, model_p, c_char_p, error_p)
+    fn("strata_model_dictionary", json_p, model_p, error_p)
+    fn("strata_model_to_json", json_p, model_p, error_p)
+    fn("strata_model_equal", c_int, model_p, model_p)
+    fn("strata_model_hash", c_uint64, model_p)
+    fn("strata_model_copy", model_p, model_p)
+
+
+library_path: Path = find_library()
+lib: ctypes.CDLL = _load(library_path)
+_declare(lib, library_path)
+
+
+def text(raw: Optional[bytes]) -> str:
+    """Decodes a UTF-8 string from the library ("" for NULL)."""
+    if raw is None:
+        return ""
+    return raw.decode("utf-8", errors="replace")
+
+
+def take_json(handle: Optional[int]) -> Any:
+    """Converts a json_t * (a new reference) to Python data and releases it."""
+    if handle is None:
+        raise ValueError("strata: NULL json_t")
+    try:
+        return json.loads(dumps(handle))
+    finally:
+        lib.strata_json_decref(handle)
+
+
+def dumps(handle: int) -> str:
+    """Serializes a borrowed json_t * to JSON text (the char * is strata_free'd)."""
+    raw = lib.strata_json_dumps(handle)
+    if raw is None:
+        raise MemoryError("strata: strata_json_dumps() returned NULL")
+    try:
+        return text(ctypes.string_at(raw))
+    finally:
+        lib.strata_free(raw)
+
+
+def error_dict(err: strata_error_t) -> Dict[str, str]:
+    """The first error of a call as an error-list entry, from the struct."""
+    code = text(err.code_name) or CODE_NAMES.get(int(err.code), str(int(err.code)))
+    return {
+        "path": text(err.path),
+        "model": text(err.model),
+        "property": text(err.property),
+        "code": code,
+        "message": text(err.message),
+    }
+
+
+def last_errors(err: Optional[strata_error_t] = None) -> List[Dict[str, str]]:
+    """Every error of this thread's most recent failed call (strata_errors()).
+
+    Falls back to the first error in ``err`` if the library keeps no list.
+    """
+    handle = lib.strata_errors()
+    if handle is not None:
+        data = take_json(handle)
+        if isinstance(data, list) and data:
+            return [_normalize(entry) for entry in data]
+    if err is not None and int(err.code) != STRATA_OK:
+        return [error_dict(err)]
+    return []
+
+
+def _normalize(entry: Any) -> Dict[str, str]:
+    """One entry of strata_errors() with exactly the five string fields."""
+    if not isinstance(entry, dict):
+        entry = {"message": str(entry)}
+    return {key: str(entry.get(key) or "") for key in ERROR_FIELDS}
+
+
+ERROR_FIELDS = ("path", "model", "property", "code", "message")

@@ -1,0 +1,92 @@
+"""Runs every case of Tests/conformance/*.json (see the README there).
+
+One pytest item per case, with the id ``file:name``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Tuple
+
+import pytest
+
+import strata
+from jsoncompare import errors_difference, json_difference
+
+RESULT_KEYS = ("dictionary", "json", "errors", "schemaErrors")
+
+
+def _as_document(value: Any) -> Any:
+    """A JSON value of a case as an argument: a JSON string must not be taken for
+    JSON text (strata reads a Python str as text), so it is encoded first."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def _schema_doc(group: Dict[str, Any], case: Dict[str, Any]) -> Any:
+    """The case's schema, else its file's."""
+    if "schema" in case:
+        return _as_document(case["schema"])
+    if "schema" not in group:
+        pytest.fail("the case has no schema and its file has none")
+    return _as_document(group["schema"])
+
+
+def _input(case: Dict[str, Any]) -> Any:
+    if "inputText" in case:
+        return case["inputText"]  # raw text for the byte-level entry points
+    if "input" in case:
+        return _as_document(case["input"])
+    pytest.fail("the case has neither input nor inputText")
+
+
+def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
+    group, case = conformance_case
+    if not any(key in case for key in RESULT_KEYS):
+        pytest.fail(f"the case expects none of {', '.join(RESULT_KEYS)}")
+
+    if "schemaErrors" in case:
+        with pytest.raises(strata.SchemaError) as info:
+            strata.Schema(_schema_doc(group, case))
+        problem = errors_difference(case["schemaErrors"], info.value.errors)
+        if problem:
+            pytest.fail("schema errors differ:\n" + problem)
+        return
+
+    try:
+        schema = strata.Schema(_schema_doc(group, case))
+    except strata.SchemaError as exc:
+        pytest.fail(f"the schema does not load:\n{exc}")
+    model = case.get("model")
+    if model is None:
+        pytest.fail("the case has no model")
+    data = _input(case)
+    many = bool(case.get("many", False))
+
+    if "errors" in case:
+        with pytest.raises(strata.MappingError) as failure:
+            if many:
+                schema.map_many(model, data)
+            else:
+                schema.map(model, data)
+        problem = errors_difference(case["errors"], failure.value.errors)
+        if problem:
+            pytest.fail("mapping errors differ:\n" + problem)
+        return
+
+    try:
+        models: List[strata.Model] = (
+            schema.map_many(model, data) if many else [schema.map(model, data)]
+        )
+    except strata.MappingError as exc:
+        pytest.fail(f"mapping failed:\n{exc}")
+
+    for key, convert in (("dictionary", strata.Model.to_dict), ("json", strata.Model.to_json)):
+        if key not in case:
+            continue
+        values = [convert(m) for m in models]
+        actual = values if many else values[0]
+        problem = json_difference(case[key], actual)
+        if problem:
+            pytest.fail(f"{key} differs {problem}\nexpected: {case[key]!r}\nactual:   {actual!r}")
