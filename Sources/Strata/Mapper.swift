@@ -98,7 +98,9 @@ struct Mapper {
 
   /// Reads a whole property value (for `default`): null, leaves or models.
   mutating func read(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
-    propertyValue(value, model.properties[property].type, Owner(model: model, property: property), nil)
+    propertyValue(
+      value, model.properties[property].type, Owner(model: model, property: property),
+      model.properties[property].rules)
   }
 
   /// Checks a scalar value of an enum mapping (canonical form).
@@ -258,7 +260,7 @@ struct Mapper {
       }
       steps.append(.property(unmanaged, index))
       defer { steps.removeLast() }
-      return propertyValue(current, spec.type, owner, spec.enumMap)
+      return propertyValue(current, spec.type, owner, spec.rules)
     case .multi(let paths):
       guard let built = json_object() else { return .absent }
       defer { JValue.release(built) }
@@ -301,7 +303,7 @@ struct Mapper {
       }
       steps.append(.multi(unmanaged, index))
       defer { steps.removeLast() }
-      return propertyValue(built, spec.type, owner, spec.enumMap)
+      return propertyValue(built, spec.type, owner, spec.rules)
     }
   }
 
@@ -320,16 +322,41 @@ struct Mapper {
   }
 
   /// A property's value: null, a leaf, or a slot holding models.
-  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ enumMap: EnumMap?)
+  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ rules: ValueRules?)
     -> Slot
   {
     if JValue.isNull(value) { return nullValue(type, owner) }
     let inner = type.unwrapped
+    let slot: Slot
     if inner.isLeafy {
-      if let leaf = leaf(value, inner, owner, enumMap) { return .leaf(leaf) }
-      return .absent
+      guard let leaf = leaf(value, inner, owner, rules) else { return .absent }
+      slot = .leaf(leaf)
+    } else {
+      guard let made = self.slot(value, inner, owner) else { return .absent }
+      slot = made
     }
-    return slot(value, inner, owner) ?? .absent
+    if let validation = rules?.validation, validation.minLength != nil || validation.maxLength != nil {
+      var failure: String? = nil
+      switch slot {
+      case .leaf(let leaf):
+        if JValue.isString(leaf) {
+          failure = validation.lengthFailure(Validation.characterCount(leaf), of: "the string")
+        } else if JValue.isArray(leaf) {
+          failure = validation.lengthFailure(json_array_size(leaf), of: "the array")
+        } else if JValue.isObject(leaf) {
+          failure = validation.lengthFailure(json_object_size(leaf), of: "the object")
+        }
+      case .array(let elements): failure = validation.lengthFailure(elements.count, of: "the array")
+      case .dict(let entries): failure = validation.lengthFailure(entries.count, of: "the object")
+      default: break
+      }
+      if let failure {
+        report(.validation, failure, owner)
+        slot.release()
+        return .absent
+      }
+    }
+    return slot
   }
 
   // MARK: values holding models
@@ -424,11 +451,11 @@ struct Mapper {
 
   /// A value whose type holds no model, as one JSON value: a new reference
   /// (the input itself where it passes unchanged), or nil after reporting errors.
-  private mutating func leaf(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ enumMap: EnumMap?) -> JPtr? {
+  private mutating func leaf(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ rules: ValueRules?) -> JPtr? {
     switch type {
     case .optional(let inner):
       if JValue.isNull(value) { return json_null() }
-      return leaf(value, inner, owner, enumMap)
+      return leaf(value, inner, owner, rules)
     case .array(let element):
       guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }
       depth += 1
@@ -439,7 +466,7 @@ struct Mapper {
       for position in 0..<count {
         guard let member = json_array_get(value, position) else { continue }
         steps.append(.index(position))
-        let item = leaf(member, element, owner, enumMap)
+        let item = leaf(member, element, owner, rules)
         steps.removeLast()
         guard let item else {
           failed = true
@@ -467,7 +494,7 @@ struct Mapper {
       var position = 0
       JValue.forEachMember(value) { key, member in
         steps.append(.key(key))
-        let item = leaf(member, element, owner, enumMap)
+        let item = leaf(member, element, owner, rules)
         steps.removeLast()
         defer { position += 1 }
         guard let item else {
@@ -502,13 +529,49 @@ struct Mapper {
       report(.null, "expected \(typeName(type)), found null", owner)
       return nil
     }
-    if let enumMap, mode == .json {
-      guard let mapped = enumMap.forward(value) else {
-        report(.enumValue, "\(Self.show(value)) is not one of the enum's values", owner)
-        return nil
+    guard let rules else { return scalar(value, type, owner) }
+    var current = value
+    var owned: JPtr? = nil
+    defer { if let owned { JValue.release(owned) } }
+    var mapped: JPtr? = nil
+    if mode == .json {
+      for transformer in rules.transforms {
+        switch transformer.forward(current) {
+        case .value(let next):
+          if let owned { JValue.release(owned) }
+          owned = next
+          current = next
+        case .failure(let message):
+          report(.format, "\(transformer.name): \(message)", owner)
+          return nil
+        }
       }
-      return JValue.retain(mapped)
+      if let enumMap = rules.enumMap {
+        guard let modelValue = enumMap.forward(current) else {
+          report(.enumValue, "\(Self.show(current)) is not one of the enum's values", owner)
+          return nil
+        }
+        mapped = JValue.retain(modelValue)
+      }
     }
+    if JValue.isNull(current) && mapped == nil {
+      if case .json = type { return json_null() }
+      report(.null, "expected \(typeName(type)), found null", owner)
+      return nil
+    }
+    guard let result = mapped ?? scalar(current, type, owner) else { return nil }
+    if let validation = rules.validation, validation.checksScalars,
+      let failure = validation.scalarFailure(result)
+    {
+      report(.validation, failure, owner)
+      JValue.release(result)
+      return nil
+    }
+    return result
+  }
+
+  /// A scalar checked against its type: a new reference, or nil after reporting.
+  private mutating func scalar(_ value: JPtr, _ type: TypeRef, _ owner: Owner?) -> JPtr? {
     switch type {
     case .string:
       if JValue.isString(value) { return JValue.retain(value) }

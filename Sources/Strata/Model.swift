@@ -40,11 +40,15 @@ public struct Model: Sendable, Hashable, CustomStringConvertible {
     return JSON(borrowing: pointer)
   }
 
-  /// The model serialized back to JSON (JSON keys, key paths, enum values mapped back).
+  /// The model serialized back to JSON (JSON keys, key paths, enum values and
+  /// transformers reversed). Throws the `format` errors of reverse transformers
+  /// that could not write a value.
   public var json: JSON {
-    guard let pointer = Serializer.serialize(object) else { return .object(JSONObject()) }
-    defer { JValue.release(pointer) }
-    return JSON(borrowing: pointer)
+    get throws(StrataError) {
+      let pointer = try Serializer.serialize(object).get()
+      defer { JValue.release(pointer) }
+      return JSON(borrowing: pointer)
+    }
   }
 
   /// Equal when of the same model with equal values (absent differs from null).
@@ -78,8 +82,8 @@ extension ModelObject {
   /// The canonical dictionary (a new reference).
   package func dictionary() -> JPtr? { Serializer.dictionary(self) }
 
-  /// The serialized JSON (a new reference).
-  package func serialized() -> JPtr? { Serializer.serialize(self) }
+  /// The serialized JSON (a new reference), or the errors of reverse transformers.
+  package func serialized() -> Result<JPtr, StrataError> { Serializer.serialize(self) }
 
   /// Equality over canonical values.
   package func isEqual(to other: ModelObject) -> Bool { Equality.equal(self, other) }

@@ -82,8 +82,8 @@ struct PropertySpec: @unchecked Sendable {
   var required: Bool
   /// The value when the key is missing (a template copied into each model), or nil.
   var defaultSlot: Slot?
-  /// The enum mapping applied to each scalar of the value, or nil.
-  var enumMap: EnumMap?
+  /// Transformers, enum mapping and validation applied to each scalar of the value, or nil.
+  var rules: ValueRules?
 
   /// The key path for messages: "user.login", "/a.b/c", or the list.
   var locationText: String {
@@ -148,4 +148,19 @@ enum Cluster: Sendable {
     case .rules(let rules): return rules.map(\.model)
     }
   }
+}
+
+/// What a property does to each scalar of its value on the way in (transform
+/// chain, then enum mapping, then type check, then validation) and on the way
+/// out (enum reversed, then the chain reversed).
+final class ValueRules: @unchecked Sendable {
+  /// The `transform` chain, in order.
+  var transforms: [Transformer] = []
+  /// The `enum` mapping, or nil.
+  var enumMap: EnumMap? = nil
+  /// The `validate` rules, or nil.
+  var validation: Validation? = nil
+
+  /// True when output needs no reverse mapping.
+  var passesThroughOnOutput: Bool { transforms.isEmpty && enumMap == nil }
 }

@@ -5,6 +5,12 @@ import CJansson
 /// document.
 struct SchemaLoader {
   private var errors: [ErrorDetail] = []
+  /// Transformers the host registered, by name (built-in ones are always there).
+  private let custom: [String: Transformer]
+
+  init(transformers: [String: Transformer] = [:]) {
+    self.custom = transformers
+  }
   private var models: [ModelType] = []
   private var modelIndex: [String: Int] = [:]
 
@@ -12,7 +18,7 @@ struct SchemaLoader {
   private static let laterDocumentKeys: Set<String> = ["migrations"]
   private static let laterModelKeys: Set<String> = ["root"]
   private static let laterPropertyKeys: Set<String> = [
-    "format", "transform", "validate", "merge", "inverse", "timezone",
+    "format", "merge", "inverse", "timezone",
   ]
 
   /// The document's version and models, read by passes 1 and 2.
@@ -443,7 +449,7 @@ struct SchemaLoader {
           fail(path + [key], model: model, property: name, "'required' must be true or false")
           ok = false
         }
-      case "default", "enum", "enumDefault":
+      case "default", "enum", "enumDefault", "transform", "validate":
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
@@ -471,7 +477,7 @@ struct SchemaLoader {
     guard ok else { return nil }
     return PropertySpec(
       name: name, declaredIn: model, type: type, location: location, required: required, defaultSlot: nil,
-      enumMap: nil)
+      rules: nil)
   }
 
   private mutating func readLocation(_ value: JPtr, path: [String], model: String, property: String)
@@ -548,14 +554,27 @@ struct SchemaLoader {
       let reported = errors.count
       defer { if name != model.name { errors.removeSubrange(reported...) } }
       let path = ["models", name, "properties", spec.name]
+      let rules = ValueRules()
+      if let transformValue = json_object_get(body, "transform") {
+        rules.transforms = readTransforms(
+          transformValue, path: path + ["transform"], model: name, property: spec.name)
+      }
       let enumValue = json_object_get(body, "enum")
       let fallbackValue = json_object_get(body, "enumDefault")
       if let enumValue {
-        model.properties[index].enumMap = readEnum(
+        rules.enumMap = readEnum(
           enumValue, fallback: fallbackValue, type: spec.type, schema: schema, path: path, model: name,
           property: spec.name)
       } else if fallbackValue != nil {
         fail(path + ["enumDefault"], model: name, property: spec.name, "'enumDefault' needs an 'enum'")
+      }
+      if let validateValue = json_object_get(body, "validate") {
+        rules.validation = readValidation(
+          validateValue, type: spec.type, schema: schema, path: path + ["validate"], model: name,
+          property: spec.name)
+      }
+      if !rules.transforms.isEmpty || rules.enumMap != nil || rules.validation != nil {
+        model.properties[index].rules = rules
       }
       if let defaultValue = json_object_get(body, "default") {
         var reader = Mapper(schema: schema, mode: .canonical)
@@ -668,6 +687,134 @@ struct SchemaLoader {
       return nil
     }
     return EnumMap(pairs: pairs, fallback: fallbackValue)
+  }
+
+  /// `transform`: a name or a list of names of built-in or registered transformers.
+  private mutating func readTransforms(_ value: JPtr, path: [String], model: String, property: String)
+    -> [Transformer]
+  {
+    var names: [(String, [String])] = []
+    if JValue.isString(value) {
+      names = [(JValue.string(value), path)]
+    } else if JValue.isArray(value), json_array_size(value) > 0 {
+      for position in 0..<json_array_size(value) {
+        if let element = json_array_get(value, position), JValue.isString(element) {
+          names.append((JValue.string(element), path + [String(position)]))
+        } else {
+          fail(
+            path + [String(position)], model: model, property: property, "a transformer is named by a string")
+        }
+      }
+    } else {
+      fail(path, model: model, property: property, "'transform' must be a transformer name or a list of them")
+    }
+    var out: [Transformer] = []
+    for (name, tokens) in names {
+      if let found = custom[name] ?? BuiltinTransformers.all[name] {
+        out.append(found)
+      } else {
+        let known = BuiltinTransformers.all.keys.sorted().joined(separator: ", ")
+        fail(
+          tokens, model: model, property: property,
+          "unknown transformer '\(name)' (built in: \(known); others must be registered before the schema is loaded)"
+        )
+      }
+    }
+    return out
+  }
+
+  /// `validate`: min, max, minLength, maxLength, pattern, in.
+  private mutating func readValidation(
+    _ value: JPtr, type: TypeRef, schema: Schema, path: [String], model: String, property: String
+  ) -> Validation? {
+    guard JValue.isObject(value) else {
+      fail(path, model: model, property: property, "'validate' must be an object of rules")
+      return nil
+    }
+    let rules = Validation()
+    let scalar = Self.scalar(of: type)
+    let outer = type.unwrapped
+    var ok = true
+    func bad(_ key: String, _ message: String) {
+      fail(path + [key], model: model, property: property, message)
+      ok = false
+    }
+    JValue.forEachMember(value) { keyBytes, rule in
+      let key = JValue.keyString(keyBytes)
+      switch key {
+      case "min", "max":
+        var bound: Bound? = nil
+        switch scalar {
+        case .int?, .double?, .json?:
+          if JValue.isInteger(rule) {
+            bound = .integer(json_integer_value(rule))
+          } else if JValue.isReal(rule) {
+            bound = .real(json_real_value(rule))
+          } else {
+            bad(key, "'\(key)' must be a number")
+          }
+        default:
+          bad(key, "'\(key)' applies to numbers (and dates)")
+        }
+        if key == "min" { rules.minimum = bound } else { rules.maximum = bound }
+      case "minLength", "maxLength":
+        guard JValue.isInteger(rule), json_integer_value(rule) >= 0,
+          json_integer_value(rule) <= Int64(Int32.max)
+        else {
+          bad(key, "'\(key)' must be an integer >= 0")
+          return
+        }
+        switch outer {
+        case .string, .url, .json, .array, .dict: break
+        default: bad(key, "'\(key)' applies to strings, arrays and dictionaries")
+        }
+        let length = Int(json_integer_value(rule))
+        if key == "minLength" { rules.minLength = length } else { rules.maxLength = length }
+      case "pattern":
+        guard JValue.isString(rule) else {
+          bad(key, "'pattern' must be a regular expression in a string")
+          return
+        }
+        switch scalar {
+        case .string?, .url?, .json?: break
+        default: bad(key, "'pattern' applies to strings")
+        }
+        switch Pattern.compile(JValue.string(rule)) {
+        case .success(let pattern): rules.pattern = pattern
+        case .failure(let error): bad(key, error.message)
+        }
+      case "in":
+        guard JValue.isArray(rule), json_array_size(rule) > 0, let scalar else {
+          bad(key, "'in' must be a non-empty list of allowed values (of a scalar type)")
+          return
+        }
+        var allowed: [JPtr] = []
+        for position in 0..<json_array_size(rule) {
+          guard let element = json_array_get(rule, position) else { continue }
+          var reader = Mapper(schema: schema, mode: .canonical)
+          let slot = reader.readScalar(element, type: scalar)
+          if case .leaf(let canonical) = slot, reader.errors.isEmpty {
+            allowed.append(canonical)
+          } else {
+            slot.release()
+            fail(
+              path + [key, String(position)], model: model, property: property,
+              "an allowed value must be of type '\(scalar.name(models: schema.modelNames))'")
+            ok = false
+          }
+        }
+        rules.allowed = allowed
+      default:
+        bad(key, "unknown validation rule '\(key)' (expected min, max, minLength, maxLength, pattern, in)")
+      }
+    }
+    if let minimum = rules.minimum, let maximum = rules.maximum,
+      let probe = json_real(maximum.asDouble), (minimum.compare(probe) ?? 0) < 0
+    {
+      JValue.release(probe)
+      bad("min", "'min' is greater than 'max'")
+    }
+    return ok ? rules : nil
   }
 
   /// The scalar at the bottom of a type (through arrays, dictionaries and `?`), or nil for a model.

@@ -40,46 +40,133 @@ enum Serializer {
 
   // MARK: serialized
 
-  /// The model serialized back to JSON (a new reference).
-  static func serialize(_ object: ModelObject) -> JPtr? {
-    guard let out = json_object() else { return nil }
-    if let (key, value) = object.type.discriminator, let tag = JValue.makeString(value) {
-      JValue.setNew(out, key, tag)
+  /// The model serialized back to JSON (a new reference), or the errors of
+  /// reverse transformers that could not write a value.
+  static func serialize(_ object: ModelObject) -> Result<JPtr, StrataError> {
+    var writer = Writer()
+    guard let out = writer.serialize(object) else {
+      return .failure(StrataError(code: .argument, message: "out of memory"))
     }
-    let properties = object.type.properties
-    for index in 0..<min(properties.count, object.slots.count) {
-      let spec = properties[index]
-      let slot = object.slots[index]
-      guard slot.isPresent else { continue }
-      switch spec.location {
-      case .none:
-        continue
-      case .path(let keys):
-        guard let value = serialized(slot, spec.enumMap) else { continue }
-        place(value, at: keys[...], in: out)
-      case .multi(let paths):
-        guard let value = serialized(slot, spec.enumMap) else { continue }
-        if JValue.isObject(value) {
-          for path in paths {
-            if let member = JValue.member(value, path.written) {
-              place(JValue.retain(member), at: path.keys[...], in: out)
+    if !writer.errors.isEmpty {
+      JValue.release(out)
+      return .failure(StrataError(writer.errors))
+    }
+    return .success(out)
+  }
+
+  /// Serialization state: the errors found so far.
+  private struct Writer {
+    var errors: [ErrorDetail] = []
+
+    mutating func serialize(_ object: ModelObject) -> JPtr? {
+      guard let out = json_object() else { return nil }
+      if let (key, value) = object.type.discriminator, let tag = JValue.makeString(value) {
+        JValue.setNew(out, key, tag)
+      }
+      let properties = object.type.properties
+      for index in 0..<min(properties.count, object.slots.count) {
+        let spec = properties[index]
+        let slot = object.slots[index]
+        guard slot.isPresent else { continue }
+        let place = Place(model: object.type, property: index)
+        switch spec.location {
+        case .none:
+          continue
+        case .path(let keys):
+          guard let value = serialized(slot, spec.rules, place) else { continue }
+          Serializer.place(value, at: keys[...], in: out)
+        case .multi(let paths):
+          guard let value = serialized(slot, spec.rules, place) else { continue }
+          if JValue.isObject(value) {
+            for path in paths {
+              if let member = JValue.member(value, path.written) {
+                Serializer.place(JValue.retain(member), at: path.keys[...], in: out)
+              }
             }
           }
-        }
-        JValue.release(value)
-      }
-    }
-    if let unknown = object.unknown {
-      JValue.forEachMember(unknown) { key, value in
-        if json_object_getn(
-          out, UnsafeRawPointer(key.baseAddress)?.assumingMemoryBound(to: CChar.self), key.count)
-          == nil
-        {
-          JValue.setMember(out, key, JValue.retain(value))
+          JValue.release(value)
         }
       }
+      if let unknown = object.unknown {
+        JValue.forEachMember(unknown) { key, value in
+          let present = key.withMemoryRebound(to: CChar.self) { chars in
+            JValue.withChars(chars) { json_object_getn(out, $0, $1) != nil }
+          }
+          if !present { JValue.setMember(out, key, JValue.retain(value)) }
+        }
+      }
+      return out
     }
-    return out
+
+    /// Where a value being written belongs, for errors.
+    struct Place {
+      let model: ModelType
+      let property: Int
+    }
+
+    /// The serialized value of a slot (a new reference), or nil when absent.
+    mutating func serialized(_ slot: Slot, _ rules: ValueRules?, _ place: Place) -> JPtr? {
+      switch slot {
+      case .absent: return nil
+      case .null: return json_null()
+      case .leaf(let value):
+        guard let rules, !rules.passesThroughOnOutput else { return JValue.retain(value) }
+        return reverse(value, rules, place)
+      case .model(let object): return serialize(object)
+      case .array(let elements):
+        guard let out = json_array() else { return nil }
+        for element in elements {
+          _ = json_array_append_new(out, serialized(element, rules, place) ?? json_null())
+        }
+        return out
+      case .dict(let entries):
+        guard let out = json_object() else { return nil }
+        for entry in entries {
+          JValue.setNew(out, entry.key, serialized(entry.value, rules, place) ?? json_null())
+        }
+        return out
+      }
+    }
+
+    /// A leaf with each scalar mapped back: enum reversed, then the transform
+    /// chain reversed (one-way steps leave the value as it is).
+    private mutating func reverse(_ value: JPtr, _ rules: ValueRules, _ place: Place) -> JPtr? {
+      if JValue.isArray(value) {
+        guard let out = json_array() else { return nil }
+        for position in 0..<json_array_size(value) {
+          if let element = json_array_get(value, position) {
+            _ = json_array_append_new(out, reverse(element, rules, place) ?? json_null())
+          }
+        }
+        return out
+      }
+      if JValue.isObject(value) {
+        guard let out = json_object() else { return nil }
+        JValue.forEachMember(value) { key, member in
+          JValue.setMember(out, key, reverse(member, rules, place) ?? json_null())
+        }
+        return out
+      }
+      if JValue.isNull(value) { return json_null() }
+      var current = JValue.retain(rules.enumMap?.reverse(value) ?? value)
+      for transformer in rules.transforms.reversed() {
+        guard let step = transformer.reverse else { continue }
+        switch step(current) {
+        case .value(let next):
+          JValue.release(current)
+          current = next
+        case .failure(let message):
+          let spec = place.model.properties[place.property]
+          errors.append(
+            ErrorDetail(
+              path: PathStep.pointer([.property(Unmanaged.passUnretained(place.model), place.property)]),
+              model: place.model.name, property: spec.name, code: .format,
+              message: "\(transformer.name) (reverse): \(message)"))
+          return current
+        }
+      }
+      return current
+    }
   }
 
   /// Sets `value` (stolen) at the key path `keys` inside `object`, creating
@@ -111,47 +198,5 @@ enum Serializer {
       return
     }
     place(value, at: keys.dropFirst(), in: target)
-  }
-
-  /// The serialized value of a slot (a new reference), or nil when absent.
-  static func serialized(_ slot: Slot, _ enumMap: EnumMap?) -> JPtr? {
-    switch slot {
-    case .absent: return nil
-    case .null: return json_null()
-    case .leaf(let value):
-      guard let enumMap else { return JValue.retain(value) }
-      return reverse(value, enumMap)
-    case .model(let object): return serialize(object)
-    case .array(let elements):
-      guard let out = json_array() else { return nil }
-      for element in elements { _ = json_array_append_new(out, serialized(element, enumMap) ?? json_null()) }
-      return out
-    case .dict(let entries):
-      guard let out = json_object() else { return nil }
-      for entry in entries { JValue.setNew(out, entry.key, serialized(entry.value, enumMap) ?? json_null()) }
-      return out
-    }
-  }
-
-  /// A leaf with its scalars mapped back through an enum (a new reference).
-  private static func reverse(_ value: JPtr, _ enumMap: EnumMap) -> JPtr? {
-    if JValue.isArray(value) {
-      guard let out = json_array() else { return nil }
-      for position in 0..<json_array_size(value) {
-        if let element = json_array_get(value, position) {
-          _ = json_array_append_new(out, reverse(element, enumMap) ?? json_null())
-        }
-      }
-      return out
-    }
-    if JValue.isObject(value) {
-      guard let out = json_object() else { return nil }
-      JValue.forEachMember(value) { key, member in
-        JValue.setMember(out, key, reverse(member, enumMap) ?? json_null())
-      }
-      return out
-    }
-    if JValue.isNull(value) { return json_null() }
-    return JValue.retain(enumMap.reverse(value) ?? value)
   }
 }

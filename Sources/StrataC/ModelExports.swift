@@ -80,8 +80,14 @@ public func strata_model_to_json(
     ErrorReporting.fail(.argument, "the model is NULL", error)
     return nil
   }
-  ErrorReporting.succeed(error)
-  return object.serialized()
+  switch object.serialized() {
+  case .success(let json):
+    ErrorReporting.succeed(error)
+    return json
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  }
 }
 
 /// 1 when equal, 0 when not.

@@ -65,7 +65,7 @@ struct MapCommand: ParsableCommand {
         throw ExitCode(1)
       }
       let models = many ? try loaded.mapMany(model, text: text) : [try loaded.map(model, text: text)]
-      let shown = models.map { serialize ? $0.json : $0.dictionary }
+      let shown = try models.map { serialize ? try $0.json : $0.dictionary }
       print((many ? JSON.array(shown) : shown[0]).serialized(indent: 2))
     } catch let error as StrataError {
       Output.errors(error)

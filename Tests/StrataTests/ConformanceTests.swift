@@ -127,7 +127,11 @@ func conformance(_ testCase: ConformanceCase) throws {
     #expect(actual == expected, "dictionary")
   }
   if let expected = body["json"] {
-    let actual: JSON = many ? .array(models.map(\.json)) : (models.first?.json ?? .null)
-    #expect(actual == expected, "json")
+    do {
+      let actual: JSON = many ? .array(try models.map { try $0.json }) : (try models.first?.json ?? .null)
+      #expect(actual == expected, "json")
+    } catch {
+      Issue.record("serialization failed: \(error)")
+    }
   }
 }

@@ -42,7 +42,7 @@ private let issueSchema: JSON = [
   #expect(model["labels"] == [])
   #expect(model["noSuchProperty"] == nil)
   #expect(
-    model.json
+    try model.json
       == ["number": 7, "title": nil, "state": "open", "user": ["login": "ann"], "labels": []])
 }
 

@@ -25,7 +25,7 @@ do {
     print("\ncanonical dictionary of the first issue:")
     print(first.dictionary.serialized(indent: 2))
     print("\nserialized back to JSON:")
-    print(first.json.serialized(indent: 2))
+    print(try first.json.serialized(indent: 2))
   }
 
   // Bad input: every error is reported, each naming its place.
