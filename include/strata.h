@@ -193,6 +193,66 @@ size_t strata_schema_model_count(const strata_schema_t *schema);
 const char *strata_schema_model_name(const strata_schema_t *schema, size_t index);
 
 /* ------------------------------------------------------------------------ */
+/* Custom transformers and the schema builder                                 */
+
+/**
+ * A transformer step: reads `value` (borrowed) and returns the transformed
+ * value as a new reference (json_incref(value) to pass it through). To refuse
+ * the value, write a one-line NUL-terminated reason into `message` (at most
+ * `message_size` bytes including the NUL) and return NULL: the engine reports
+ * a "format" error at the value's path with that message. `payload` is the
+ * pointer given at registration. A schema may be used by several threads at
+ * once, so a transformer may be called concurrently: make it thread-safe.
+ */
+typedef json_t *(*strata_transform_fn)(json_t *value, void *payload, char *message, size_t message_size);
+
+/** Releases a transformer's payload when no schema or builder uses it any more. */
+typedef void (*strata_release_fn)(void *payload);
+
+/**
+ * Collects host transformers before a schema is loaded. A schema loaded
+ * through a builder keeps the transformers it needs; the schema itself stays
+ * immutable. Not thread-safe: fill it from one thread.
+ */
+typedef struct strata_schema_builder strata_schema_builder_t;
+
+/** A new, empty builder (free it with strata_schema_builder_free()), or NULL if memory runs out. */
+strata_schema_builder_t *strata_schema_builder_new(void);
+
+/** Frees a builder; schemas loaded through it are not affected. NULL is ignored. */
+void strata_schema_builder_free(strata_schema_builder_t *builder);
+
+/**
+ * Registers the transformer `name` (schemas name it in "transform"):
+ * `forward` maps JSON values to model values, `reverse` (may be NULL: a
+ * one-way transformer whose values are written back unchanged) maps them back.
+ * `release` (may be NULL) is called with `payload` once the builder and every
+ * schema loaded through it are gone. A name that is built in or already
+ * registered is an "argument" error (then `release` is not called).
+ * Returns 0 on success, -1 on error.
+ */
+int strata_schema_builder_add_transformer(strata_schema_builder_t *builder, const char *name,
+                                          strata_transform_fn forward, strata_transform_fn reverse,
+                                          void *payload, strata_release_fn release,
+                                          strata_error_t *error);
+
+/**
+ * Like strata_schema_load(), with the builder's transformers available to the
+ * schema's "transform" keys. The builder may be reused. Returns a new
+ * reference, or NULL on error.
+ */
+strata_schema_t *strata_schema_builder_load(strata_schema_builder_t *builder, json_t *doc,
+                                            strata_error_t *error);
+
+/** Like strata_schema_builder_load(), from UTF-8 JSON text of `length` bytes. */
+strata_schema_t *strata_schema_builder_loadb(strata_schema_builder_t *builder, const char *buffer,
+                                             size_t length, strata_error_t *error);
+
+/** Like strata_schema_builder_load(), from the file at `path` ("io" and "syntax" errors as strata_schema_load_file()). */
+strata_schema_t *strata_schema_builder_load_file(strata_schema_builder_t *builder, const char *path,
+                                                 strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
 /* Mapping                                                                    */
 
 /**

@@ -6,20 +6,62 @@ enum BuiltinTransformers {
   static let all: [String: Transformer] = {
     var table: [String: Transformer] = [:]
     for transformer in [
-      Transformer(name: "url", forward: url, reverse: nil),
-      Transformer(name: "uuid", forward: uuid, reverse: nil),
-      Transformer(name: "string-number", forward: stringToNumber, reverse: numberToString),
-      Transformer(name: "number-string", forward: numberToString, reverse: stringToNumber),
-      Transformer(name: "bool", forward: bool, reverse: boolToNumber),
-      Transformer(name: "trim", forward: trim, reverse: nil),
-      Transformer(name: "lowercase", forward: lowercase, reverse: nil),
-      Transformer(name: "uppercase", forward: uppercase, reverse: nil),
-      Transformer(name: "base64", forward: base64, reverse: nil),
+      Transformer(name: "url", forward: each(url), reverse: nil),
+      Transformer(name: "uuid", forward: each(uuid), reverse: nil),
+      Transformer(name: "string-number", forward: each(stringToNumber), reverse: each(numberToString)),
+      Transformer(name: "number-string", forward: each(numberToString), reverse: each(stringToNumber)),
+      Transformer(name: "bool", forward: each(bool), reverse: each(boolToNumber)),
+      Transformer(name: "trim", forward: each(trim), reverse: nil),
+      Transformer(name: "lowercase", forward: each(lowercase), reverse: nil),
+      Transformer(name: "uppercase", forward: each(uppercase), reverse: nil),
+      Transformer(name: "base64", forward: each(base64), reverse: nil),
     ] {
       table[transformer.name] = transformer
     }
     return table
   }()
+
+  /// A scalar transformer lifted over arrays and objects: each element or
+  /// member is transformed (null ones kept); a failure names its element.
+  static func each(_ scalar: @escaping (JPtr) -> TransformOutcome) -> (JPtr) -> TransformOutcome {
+    func apply(_ value: JPtr) -> TransformOutcome {
+      if JValue.isNull(value) { return .value(json_null()) }
+      if JValue.isArray(value) {
+        guard let out = json_array() else { return .failure("out of memory") }
+        for position in 0..<json_array_size(value) {
+          guard let element = json_array_get(value, position) else { continue }
+          switch apply(element) {
+          case .value(let item): _ = json_array_append_new(out, item)
+          case .failure(let message, let at):
+            JValue.release(out)
+            return .failure(message, at: [String(position)] + at)
+          }
+        }
+        return .value(out)
+      }
+      if JValue.isObject(value) {
+        guard let out = json_object() else { return .failure("out of memory") }
+        var failure: TransformOutcome? = nil
+        var failed = false
+        JValue.forEachMember(value) { key, member in
+          guard !failed else { return }
+          switch apply(member) {
+          case .value(let item): JValue.setMember(out, key, item)
+          case .failure(let message, let at):
+            failure = .failure(message, at: [JValue.keyString(key)] + at)
+            failed = true
+          }
+        }
+        if let failure {
+          JValue.release(out)
+          return failure
+        }
+        return .value(out)
+      }
+      return scalar(value)
+    }
+    return apply
+  }
 
   private static func expectedString(_ value: JPtr) -> TransformOutcome {
     .failure("expected a string, found \(JValue.typeName(value))")

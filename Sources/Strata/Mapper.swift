@@ -322,10 +322,28 @@ struct Mapper {
   }
 
   /// A property's value: null, a leaf, or a slot holding models.
-  private mutating func propertyValue(_ value: JPtr, _ type: TypeRef, _ owner: Owner, _ rules: ValueRules?)
+  private mutating func propertyValue(_ input: JPtr, _ type: TypeRef, _ owner: Owner, _ rules: ValueRules?)
     -> Slot
   {
-    if JValue.isNull(value) { return nullValue(type, owner) }
+    if JValue.isNull(input) { return nullValue(type, owner) }
+    // The transform chain reads the whole JSON value, before the type check.
+    var value = input
+    var transformed: JPtr? = nil
+    defer { if let transformed { JValue.release(transformed) } }
+    if mode == .json, let rules, !rules.transforms.isEmpty {
+      for transformer in rules.transforms {
+        switch transformer.forward(value) {
+        case .value(let next):
+          if let transformed { JValue.release(transformed) }
+          transformed = next
+          value = next
+        case .failure(let message, let at):
+          report(.format, "\(transformer.name): \(message)", owner, extra: at.map { PathStep.name($0) })
+          return .absent
+        }
+      }
+      if JValue.isNull(value) { return nullValue(type, owner) }
+    }
     let inner = type.unwrapped
     let slot: Slot
     if inner.isLeafy {
@@ -530,35 +548,15 @@ struct Mapper {
       return nil
     }
     guard let rules else { return scalar(value, type, owner) }
-    var current = value
-    var owned: JPtr? = nil
-    defer { if let owned { JValue.release(owned) } }
     var mapped: JPtr? = nil
-    if mode == .json {
-      for transformer in rules.transforms {
-        switch transformer.forward(current) {
-        case .value(let next):
-          if let owned { JValue.release(owned) }
-          owned = next
-          current = next
-        case .failure(let message):
-          report(.format, "\(transformer.name): \(message)", owner)
-          return nil
-        }
+    if mode == .json, let enumMap = rules.enumMap {
+      guard let modelValue = enumMap.forward(value) else {
+        report(.enumValue, "\(Self.show(value)) is not one of the enum's values", owner)
+        return nil
       }
-      if let enumMap = rules.enumMap {
-        guard let modelValue = enumMap.forward(current) else {
-          report(.enumValue, "\(Self.show(current)) is not one of the enum's values", owner)
-          return nil
-        }
-        mapped = JValue.retain(modelValue)
-      }
+      mapped = JValue.retain(modelValue)
     }
-    if JValue.isNull(current) && mapped == nil {
-      if case .json = type { return json_null() }
-      report(.null, "expected \(typeName(type)), found null", owner)
-      return nil
-    }
+    let current = value
     guard let result = mapped ?? scalar(current, type, owner) else { return nil }
     if let validation = rules.validation, validation.checksScalars,
       let failure = validation.scalarFailure(result)

@@ -15,8 +15,8 @@ public final class Schema: @unchecked Sendable {
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
-  private init(loading document: JPtr) throws(StrataError) {
-    var loader = SchemaLoader()
+  private init(loading document: JPtr, transformers: [String: Transformer] = [:]) throws(StrataError) {
+    var loader = SchemaLoader(transformers: transformers)
     let structure = try loader.readStructure(document)
     self.version = structure.version
     self.models = structure.models
@@ -27,35 +27,56 @@ public final class Schema: @unchecked Sendable {
     try loader.readValues(document, schema: self)
   }
 
-  /// Loads a schema from its JSON document.
-  public convenience init(_ document: JSON) throws(StrataError) {
+  /// Loads a schema from its JSON document; `transformers` are the host's
+  /// own, by the names the schema's `transform` keys use.
+  public convenience init(_ document: JSON, transformers: [String: ValueTransformer] = [:]) throws(StrataError) {
     guard let pointer = document.makeJansson() else {
       throw StrataError(code: .schema, message: "the schema document holds a value JSON cannot represent")
     }
     defer { JValue.release(pointer) }
-    try self.init(loading: pointer)
+    try self.init(loading: pointer, transformers: try Schema.engineTransformers(transformers))
   }
 
   /// Loads a schema from JSON text.
-  public convenience init(text: String) throws(StrataError) {
+  public convenience init(text: String, transformers: [String: ValueTransformer] = [:]) throws(StrataError) {
     var copy = text
     let parsed = copy.withUTF8 { JSONText.parse($0) }
     let pointer = try parsed.get()
     defer { JValue.release(pointer) }
-    try self.init(loading: pointer)
+    try self.init(loading: pointer, transformers: try Schema.engineTransformers(transformers))
   }
 
   /// Loads a schema from the file at `path`.
-  public convenience init(contentsOfFile path: String) throws(StrataError) {
+  public convenience init(
+    contentsOfFile path: String, transformers: [String: ValueTransformer] = [:]
+  ) throws(StrataError) {
     let pointer = try Schema.readFile(path).get()
     defer { JValue.release(pointer) }
-    try self.init(loading: pointer)
+    try self.init(loading: pointer, transformers: try Schema.engineTransformers(transformers))
   }
 
+  private static func engineTransformers(
+    _ transformers: [String: ValueTransformer]
+  ) throws(StrataError) -> [String: Transformer] {
+    var out: [String: Transformer] = [:]
+    for (name, transformer) in transformers {
+      if isBuiltinTransformer(name) {
+        throw StrataError(code: .argument, message: "'\(name)' is a built-in transformer: choose another name")
+      }
+      out[name] = transformer.engineTransformer(named: name)
+    }
+    return out
+  }
+
+  /// True for the names of built-in transformers.
+  package static func isBuiltinTransformer(_ name: String) -> Bool { BuiltinTransformers.all[name] != nil }
+
   /// Loads a schema document given as a jansson value (borrowed).
-  package static func load(_ document: JPtr) -> Result<Schema, StrataError> {
+  package static func load(
+    _ document: JPtr, transformers: [String: Transformer] = [:]
+  ) -> Result<Schema, StrataError> {
     do {
-      return .success(try Schema(loading: document))
+      return .success(try Schema(loading: document, transformers: transformers))
     } catch {
       return .failure(error)
     }

@@ -73,10 +73,10 @@ enum Serializer {
         case .none:
           continue
         case .path(let keys):
-          guard let value = serialized(slot, spec.rules, place) else { continue }
+          guard let value = serialized(slot, spec.rules, spec.type, place) else { continue }
           Serializer.place(value, at: keys[...], in: out)
         case .multi(let paths):
-          guard let value = serialized(slot, spec.rules, place) else { continue }
+          guard let value = serialized(slot, spec.rules, spec.type, place) else { continue }
           if JValue.isObject(value) {
             for path in paths {
               if let member = JValue.member(value, path.written) {
@@ -105,62 +105,72 @@ enum Serializer {
     }
 
     /// The serialized value of a slot (a new reference), or nil when absent.
-    mutating func serialized(_ slot: Slot, _ rules: ValueRules?, _ place: Place) -> JPtr? {
+    mutating func serialized(_ slot: Slot, _ rules: ValueRules?, _ type: TypeRef, _ place: Place) -> JPtr? {
       switch slot {
       case .absent: return nil
       case .null: return json_null()
       case .leaf(let value):
         guard let rules, !rules.passesThroughOnOutput else { return JValue.retain(value) }
-        return reverse(value, rules, place)
+        guard let enumMap = rules.enumMap else { return untransform(JValue.retain(value), rules, place) }
+        guard let mapped = reverse(value, type, enumMap) else { return nil }
+        return untransform(mapped, rules, place)
       case .model(let object): return serialize(object)
       case .array(let elements):
         guard let out = json_array() else { return nil }
         for element in elements {
-          _ = json_array_append_new(out, serialized(element, rules, place) ?? json_null())
+          _ = json_array_append_new(out, serialized(element, nil, type, place) ?? json_null())
         }
         return out
       case .dict(let entries):
         guard let out = json_object() else { return nil }
         for entry in entries {
-          JValue.setNew(out, entry.key, serialized(entry.value, rules, place) ?? json_null())
+          JValue.setNew(out, entry.key, serialized(entry.value, nil, type, place) ?? json_null())
         }
         return out
       }
     }
 
-    /// A leaf with each scalar mapped back: enum reversed, then the transform
-    /// chain reversed (one-way steps leave the value as it is).
-    private mutating func reverse(_ value: JPtr, _ rules: ValueRules, _ place: Place) -> JPtr? {
-      if JValue.isArray(value) {
+    /// A leaf with each scalar's enum value mapped back (a new reference).
+    private func reverse(_ value: JPtr, _ type: TypeRef, _ enumMap: EnumMap) -> JPtr? {
+      if JValue.isNull(value) { return json_null() }
+      switch type {
+      case .optional(let inner):
+        return reverse(value, inner, enumMap)
+      case .array(let element) where JValue.isArray(value):
         guard let out = json_array() else { return nil }
         for position in 0..<json_array_size(value) {
-          if let element = json_array_get(value, position) {
-            _ = json_array_append_new(out, reverse(element, rules, place) ?? json_null())
+          if let item = json_array_get(value, position) {
+            _ = json_array_append_new(out, reverse(item, element, enumMap) ?? json_null())
           }
         }
         return out
-      }
-      if JValue.isObject(value) {
+      case .dict(let element) where JValue.isObject(value):
         guard let out = json_object() else { return nil }
         JValue.forEachMember(value) { key, member in
-          JValue.setMember(out, key, reverse(member, rules, place) ?? json_null())
+          JValue.setMember(out, key, reverse(member, element, enumMap) ?? json_null())
         }
         return out
+      default:
+        return JValue.retain(enumMap.reverse(value) ?? value)
       }
-      if JValue.isNull(value) { return json_null() }
-      var current = JValue.retain(rules.enumMap?.reverse(value) ?? value)
+    }
+
+    /// The transform chain reversed, last step first, over the whole value
+    /// (stolen; a new reference is returned). One-way steps leave it unchanged.
+    private mutating func untransform(_ value: JPtr, _ rules: ValueRules, _ place: Place) -> JPtr? {
+      var current = value
       for transformer in rules.transforms.reversed() {
         guard let step = transformer.reverse else { continue }
         switch step(current) {
         case .value(let next):
           JValue.release(current)
           current = next
-        case .failure(let message):
+        case .failure(let message, let at):
           let spec = place.model.properties[place.property]
+          let steps = [PathStep.property(Unmanaged.passUnretained(place.model), place.property)] + at.map { PathStep.name($0) }
           errors.append(
             ErrorDetail(
-              path: PathStep.pointer([.property(Unmanaged.passUnretained(place.model), place.property)]),
-              model: place.model.name, property: spec.name, code: .format,
+              path: PathStep.pointer(steps), model: place.model.name, property: spec.name, code: .format,
               message: "\(transformer.name) (reverse): \(message)"))
           return current
         }

@@ -4,8 +4,9 @@ import CJansson
 package enum TransformOutcome {
   /// The transformed value (a new reference).
   case value(JPtr)
-  /// The value could not be read; the message names expected and actual.
-  case failure(String)
+  /// The value could not be read; the message names expected and actual, and
+  /// `at` the keys and indices from the transformed value down to the culprit.
+  case failure(String, at: [String] = [])
 }
 
 /// A named two-way value transformer: JSON value -> model value (forward) and

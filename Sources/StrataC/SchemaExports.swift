@@ -47,7 +47,7 @@ public func strata_schema_load_file(
   }
 }
 
-private func finishLoad(_ result: Result<Schema, StrataError>, _ error: UnsafeMutableRawPointer?)
+func finishLoad(_ result: Result<Schema, StrataError>, _ error: UnsafeMutableRawPointer?)
   -> OpaquePointer?
 {
   switch result {

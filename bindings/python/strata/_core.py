@@ -21,6 +21,7 @@ from typing import (
 from . import _native
 from ._errors import ErrorEntry, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
+from ._transformers import new_builder
 
 __all__ = ["Schema", "Model", "JSONInput"]
 
@@ -74,7 +75,14 @@ class Schema:
             doc = dict(doc)
         buffer = _encode(doc)
         error = strata_error_t()
-        handle = lib.strata_schema_loadb(buffer, len(buffer), byref(error))
+        if transformers:
+            builder = new_builder(transformers)
+            try:
+                handle = lib.strata_schema_builder_loadb(builder, buffer, len(buffer), byref(error))
+            finally:
+                lib.strata_schema_builder_free(builder)
+        else:
+            handle = lib.strata_schema_loadb(buffer, len(buffer), byref(error))
         if not handle:
             raise SchemaError(_native.last_errors(error), "invalid schema")
         self._adopt(handle)
@@ -91,7 +99,14 @@ class Schema:
         if b"\0" in raw:
             raise ValueError(f"strata: a path cannot contain NUL: {path!r}")
         error = strata_error_t()
-        handle = lib.strata_schema_load_file(raw, byref(error))
+        if transformers:
+            builder = new_builder(transformers)
+            try:
+                handle = lib.strata_schema_builder_load_file(builder, raw, byref(error))
+            finally:
+                lib.strata_schema_builder_free(builder)
+        else:
+            handle = lib.strata_schema_load_file(raw, byref(error))
         if not handle:
             raise SchemaError(
                 _native.last_errors(error), f"cannot load schema {os.fsdecode(raw)!r}"
@@ -190,17 +205,7 @@ def _check_transformers(transformers: Optional[Mapping[str, Any]]) -> None:
             "strata: transformers must be a mapping of name -> transformer, "
             f"not {type(transformers).__name__}"
         )
-    if len(transformers) > 0:
-        names = ", ".join(sorted(map(str, transformers)))
-        raise SchemaError(
-            [
-                _argument_error(
-                    "custom transformers are not supported yet: the schema format "
-                    f"cannot reference them yet (got {names})"
-                )
-            ],
-            "custom transformers are not supported yet",
-        )
+
 
 
 class Model:

@@ -143,6 +143,12 @@ def _load(path: Path) -> ctypes.CDLL:
         raise ImportError(f"strata: cannot load {path}: {exc}") from exc
 
 
+#: strata_transform_fn: json_t *(*)(json_t *value, void *payload, char *message, size_t size)
+TRANSFORM_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
+#: strata_release_fn: void (*)(void *payload)
+RELEASE_FN = ctypes.CFUNCTYPE(None, c_void_p)
+
+
 def _declare(lib: ctypes.CDLL, path: Path) -> None:
     """Declares argtypes and restype of every function of strata.h."""
 
@@ -174,6 +180,24 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
     fn("strata_schema_version", c_int64, schema_p)
     fn("strata_schema_model_count", c_size_t, schema_p)
     fn("strata_schema_model_name", c_char_p, schema_p, c_size_t)
+
+    # Custom transformers and the schema builder
+    fn("strata_schema_builder_new", c_void_p)
+    fn("strata_schema_builder_free", None, c_void_p)
+    fn(
+        "strata_schema_builder_add_transformer",
+        ctypes.c_int,
+        c_void_p,
+        c_char_p,
+        TRANSFORM_FN,
+        TRANSFORM_FN,
+        c_void_p,
+        RELEASE_FN,
+        error_p,
+    )
+    fn("strata_schema_builder_load", schema_p, c_void_p, json_p, error_p)
+    fn("strata_schema_builder_loadb", schema_p, c_void_p, c_char_p, c_size_t, error_p)
+    fn("strata_schema_builder_load_file", schema_p, c_void_p, c_char_p, error_p)
 
     # Mapping
     fn("strata_map", model_p, schema_p, c_char_p, json_p, error_p)
