@@ -28,35 +28,33 @@ enum BuiltinTransformers {
       if JValue.isNull(value) { return .value(json_null()) }
       if JValue.isArray(value) {
         guard let out = json_array() else { return .failure("out of memory") }
+        var failures: [TransformFailure] = []
         for position in 0..<json_array_size(value) {
           guard let element = json_array_get(value, position) else { continue }
           switch apply(element) {
           case .value(let item): _ = json_array_append_new(out, item)
-          case .failure(let message, let at):
-            JValue.release(out)
-            return .failure(message, at: [String(position)] + at)
+          case .failed(let found):
+            failures += found.map { TransformFailure(message: $0.message, at: [String(position)] + $0.at) }
           }
         }
-        return .value(out)
+        if failures.isEmpty { return .value(out) }
+        JValue.release(out)
+        return .failed(failures)
       }
       if JValue.isObject(value) {
         guard let out = json_object() else { return .failure("out of memory") }
-        var failure: TransformOutcome? = nil
-        var failed = false
+        var failures: [TransformFailure] = []
         JValue.forEachMember(value) { key, member in
-          guard !failed else { return }
           switch apply(member) {
           case .value(let item): JValue.setMember(out, key, item)
-          case .failure(let message, let at):
-            failure = .failure(message, at: [JValue.keyString(key)] + at)
-            failed = true
+          case .failed(let found):
+            let name = JValue.keyString(key)
+            failures += found.map { TransformFailure(message: $0.message, at: [name] + $0.at) }
           }
         }
-        if let failure {
-          JValue.release(out)
-          return failure
-        }
-        return .value(out)
+        if failures.isEmpty { return .value(out) }
+        JValue.release(out)
+        return .failed(failures)
       }
       return scalar(value)
     }

@@ -337,8 +337,12 @@ struct Mapper {
           if let transformed { JValue.release(transformed) }
           transformed = next
           value = next
-        case .failure(let message, let at):
-          report(.format, "\(transformer.name): \(message)", owner, extra: at.map { PathStep.name($0) })
+        case .failed(let failures):
+          for failure in failures {
+            report(
+              .format, "\(transformer.name): \(failure.message)", owner,
+              extra: failure.at.map { PathStep.name($0) })
+          }
           return .absent
         }
       }

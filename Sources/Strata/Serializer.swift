@@ -165,13 +165,17 @@ enum Serializer {
         case .value(let next):
           JValue.release(current)
           current = next
-        case .failure(let message, let at):
+        case .failed(let failures):
           let spec = place.model.properties[place.property]
-          let steps = [PathStep.property(Unmanaged.passUnretained(place.model), place.property)] + at.map { PathStep.name($0) }
-          errors.append(
-            ErrorDetail(
-              path: PathStep.pointer(steps), model: place.model.name, property: spec.name, code: .format,
-              message: "\(transformer.name) (reverse): \(message)"))
+          let property = PathStep.property(Unmanaged.passUnretained(place.model), place.property)
+          for failure in failures {
+            errors.append(
+              ErrorDetail(
+                path: PathStep.pointer([property] + failure.at.map { PathStep.name($0) }),
+                model: place.model.name,
+                property: spec.name, code: .format,
+                message: "\(transformer.name) (reverse): \(failure.message)"))
+          }
           return current
         }
       }

@@ -4,9 +4,22 @@ import CJansson
 package enum TransformOutcome {
   /// The transformed value (a new reference).
   case value(JPtr)
-  /// The value could not be read; the message names expected and actual, and
-  /// `at` the keys and indices from the transformed value down to the culprit.
-  case failure(String, at: [String] = [])
+  /// The value could not be read: every culprit found.
+  case failed([TransformFailure])
+
+  /// One failure: the message names expected and actual, `at` the keys and
+  /// indices from the transformed value down to the culprit.
+  package static func failure(_ message: String, at: [String] = []) -> TransformOutcome {
+    .failed([TransformFailure(message: message, at: at)])
+  }
+}
+
+/// Why a transformer could not read a value, and where inside it.
+package struct TransformFailure: Sendable {
+  /// One line naming expected and actual.
+  package let message: String
+  /// Keys and indices from the transformed value down to the culprit.
+  package let at: [String]
 }
 
 /// A named two-way value transformer: JSON value -> model value (forward) and
