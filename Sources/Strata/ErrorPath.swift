@@ -13,6 +13,9 @@ enum PathStep {
   /// Inside the object built for a list-of-key-paths property: the next key
   /// is one of the key paths as written, and stands for its keys.
   case multi(Unmanaged<ModelType>, Int)
+  /// Inside the array plucked by `users[].name`: the next index `i` stands
+  /// for `users/i/name`; with no next step, the array `users` itself.
+  case pluck(Unmanaged<ModelType>, Int)
 }
 
 extension PathStep {
@@ -20,8 +23,17 @@ extension PathStep {
   static func pointer<S: Sequence>(_ steps: S) -> String where S.Element == PathStep {
     var tokens: [String] = []
     var pendingMulti: [MultiPath]? = nil
+    var pendingPluck: (array: [Key], element: [Key])? = nil
     for step in steps {
       var names: [String]
+      if let pluck = pendingPluck {
+        pendingPluck = nil
+        if case .index(let index) = step {
+          tokens += pluck.array.map(\.name) + [String(index)] + pluck.element.map(\.name)
+          continue
+        }
+        tokens += pluck.array.map(\.name)
+      }
       switch step {
       case .index(let index): names = [String(index)]
       case .key(let bytes): names = [String(decoding: bytes, as: UTF8.self)]
@@ -39,6 +51,12 @@ extension PathStep {
           pendingMulti = paths
         }
         continue
+      case .pluck(let type, let index):
+        let properties = type.takeUnretainedValue().properties
+        if index < properties.count, case .pluck(let array, let element) = properties[index].location {
+          pendingPluck = (array, element)
+        }
+        continue
       }
       if let paths = pendingMulti, names.count == 1 {
         if let match = paths.first(where: { $0.written.name == names[0] }) { names = match.keys.map(\.name) }
@@ -46,6 +64,7 @@ extension PathStep {
       }
       tokens += names
     }
+    if let pluck = pendingPluck { tokens += pluck.array.map(\.name) }
     return JSONPointer.make(tokens)
   }
 }

@@ -261,6 +261,8 @@ struct Mapper {
       steps.append(.property(unmanaged, index))
       defer { steps.removeLast() }
       return propertyValue(current, spec.type, owner, spec.rules)
+    case .pluck(let arrayKeys, let elementKeys):
+      return pluck(object, spec, owner, arrayKeys, elementKeys, unmanaged, index)
     case .multi(let paths):
       guard let built = json_object() else { return .absent }
       defer { JValue.release(built) }
@@ -305,6 +307,85 @@ struct Mapper {
       defer { steps.removeLast() }
       return propertyValue(built, spec.type, owner, spec.rules)
     }
+  }
+
+  /// Follows `keys` from `object`: the value, or why it is not there.
+  private enum Lookup {
+    case found(JPtr)
+    case missing
+    /// Through null at the keys up to `depth` (inclusive).
+    case throughNull(Int)
+    /// Through a non-object at the keys up to `depth` (inclusive).
+    case blocked(Int, JPtr)
+  }
+
+  private func lookup(_ object: JPtr, _ keys: [Key]) -> Lookup {
+    var current = object
+    for (position, key) in keys.enumerated() {
+      guard let next = JValue.member(current, key) else { return .missing }
+      if position < keys.count - 1 && !JValue.isObject(next) {
+        return JValue.isNull(next) ? .throughNull(position) : .blocked(position, next)
+      }
+      current = next
+    }
+    return .found(current)
+  }
+
+  /// `users[].name`: the array at `arrayKeys`, and from each element the value
+  /// at `elementKeys` (null where it is missing), mapped as the property's `[T]`.
+  private mutating func pluck(
+    _ object: JPtr, _ spec: PropertySpec, _ owner: Owner, _ arrayKeys: [Key], _ elementKeys: [Key],
+    _ unmanaged: Unmanaged<ModelType>, _ index: Int
+  ) -> Slot {
+    let arrayPath = arrayKeys.map { PathStep.name($0.name) }
+    let array: JPtr
+    switch lookup(object, arrayKeys) {
+    case .missing:
+      return missing(spec, owner, extra: arrayPath)
+    case .throughNull(let depth):
+      return nullValue(spec.type, owner, extra: Array(arrayPath[0...depth]))
+    case .blocked(let depth, let value):
+      report(
+        .path, "key path \(spec.locationText) runs through \(JValue.typeName(value)), not an object", owner,
+        extra: Array(arrayPath[0...depth]))
+      return .absent
+    case .found(let value):
+      array = value
+    }
+    if JValue.isNull(array) { return nullValue(spec.type, owner, extra: arrayPath) }
+    guard JValue.isArray(array), let built = json_array() else {
+      report(
+        .type, "key path \(spec.locationText) expects an array, found \(JValue.typeName(array))", owner,
+        extra: arrayPath)
+      return .absent
+    }
+    defer { JValue.release(built) }
+    var failed = false
+    for position in 0..<json_array_size(array) {
+      guard let element = json_array_get(array, position) else { continue }
+      let elementPath = arrayPath + [.index(position)]
+      guard JValue.isObject(element) else {
+        report(
+          .path, "key path \(spec.locationText) runs through \(JValue.typeName(element)), not an object",
+          owner,
+          extra: elementPath)
+        failed = true
+        continue
+      }
+      switch lookup(element, elementKeys) {
+      case .found(let value): _ = json_array_append(built, value)
+      case .missing, .throughNull: _ = json_array_append_new(built, json_null())
+      case .blocked(let depth, let value):
+        report(
+          .path, "key path \(spec.locationText) runs through \(JValue.typeName(value)), not an object", owner,
+          extra: elementPath + elementKeys[0...depth].map { PathStep.name($0.name) })
+        failed = true
+      }
+    }
+    if failed { return .absent }
+    steps.append(.pluck(unmanaged, index))
+    defer { steps.removeLast() }
+    return propertyValue(built, spec.type, owner, spec.rules)
   }
 
   private mutating func missing(_ spec: PropertySpec, _ owner: Owner, extra: [PathStep]) -> Slot {

@@ -14,6 +14,8 @@ enum Location: Sendable {
   case path([Key])
   /// A list of key paths: the value is an object keyed by each path as written.
   case multi([MultiPath])
+  /// `users[].name`: the array at `array`, and from each of its objects the value at `element`.
+  case pluck(array: [Key], element: [Key])
 }
 
 /// One key path of a list-of-key-paths location.
@@ -91,6 +93,8 @@ struct PropertySpec: @unchecked Sendable {
     case .none: return "(none)"
     case .path(let keys): return keys.map(\.name).joined(separator: ".")
     case .multi(let paths): return paths.map(\.written.name).joined(separator: ", ")
+    case .pluck(let array, let element):
+      return array.map(\.name).joined(separator: ".") + "[]." + element.map(\.name).joined(separator: ".")
     }
   }
 }
@@ -107,6 +111,8 @@ package final class ModelType: @unchecked Sendable {
   var propertyIndex: [String: Int] = [:]
   /// What to do with unmapped input keys.
   var unknownKeys: UnknownKeys = .ignore
+  /// The `keys` rule for properties without `json` (inherited along `extends`).
+  var naming: NamingRule = .none
   /// The primary key's properties (indices), possibly empty.
   var primaryKey: [Int] = []
   /// The first key of every property's location: the input keys the model maps.

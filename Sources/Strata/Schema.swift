@@ -29,7 +29,9 @@ public final class Schema: @unchecked Sendable {
 
   /// Loads a schema from its JSON document; `transformers` are the host's
   /// own, by the names the schema's `transform` keys use.
-  public convenience init(_ document: JSON, transformers: [String: ValueTransformer] = [:]) throws(StrataError) {
+  public convenience init(_ document: JSON, transformers: [String: ValueTransformer] = [:])
+    throws(StrataError)
+  {
     guard let pointer = document.makeJansson() else {
       throw StrataError(code: .schema, message: "the schema document holds a value JSON cannot represent")
     }
@@ -61,7 +63,8 @@ public final class Schema: @unchecked Sendable {
     var out: [String: Transformer] = [:]
     for (name, transformer) in transformers {
       if isBuiltinTransformer(name) {
-        throw StrataError(code: .argument, message: "'\(name)' is a built-in transformer: choose another name")
+        throw StrataError(
+          code: .argument, message: "'\(name)' is a built-in transformer: choose another name")
       }
       out[name] = transformer.engineTransformer(named: name)
     }

@@ -181,11 +181,12 @@ struct SchemaLoader {
       fail(path, model: name, "model '\(name)' must be an object with 'properties'")
       return
     }
-    var naming = NamingRule.none
+    var naming = base?.naming ?? NamingRule.none
     var primaryKeyValue: JPtr? = nil
     var propertiesValue: JPtr? = nil
     var claimed: [[String]: String] = [:]
     if let base {
+      model.naming = base.naming
       model.properties = base.properties
       model.propertyIndex = base.propertyIndex
       model.unknownKeys = base.unknownKeys
@@ -203,6 +204,7 @@ struct SchemaLoader {
       case "keys":
         if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
           naming = rule
+          model.naming = rule
         } else {
           fail(path + [key], model: name, "'keys' must be one of snake_case, camelCase, kebab-case, none")
         }
@@ -405,6 +407,7 @@ struct SchemaLoader {
     case .none: return []
     case .path(let keys): return [keys]
     case .multi(let paths): return paths.map(\.keys)
+    case .pluck(let array, let element): return [array + [Key("[]")] + element]
     }
   }
 
@@ -459,7 +462,8 @@ struct SchemaLoader {
         } else {
           fail(
             path + [key], model: model, property: name,
-            "unknown property key '\(key)' (expected type, json, required, default, enum, enumDefault)")
+            "unknown property key '\(key)' (expected type, json, required, default, enum, enumDefault, transform, validate)"
+          )
         }
         ok = false
       }
@@ -469,6 +473,12 @@ struct SchemaLoader {
         fail(path + ["type"], model: model, property: name, "property '\(name)' must have a 'type'")
       }
       return nil
+    }
+    if case .pluck = location, !type.unwrapped.isArray {
+      fail(
+        path + ["type"], model: model, property: name,
+        "a key path through an array ('[]') gives an array: the type must be [T]")
+      ok = false
     }
     if required && json_object_get(body, "default") != nil {
       fail(path + ["default"], model: model, property: name, "a required property cannot have a default")
@@ -484,6 +494,23 @@ struct SchemaLoader {
     -> Location?
   {
     if value.pointee.type == JSON_FALSE { return Location.none }
+    if JValue.isString(value), !JValue.string(value).hasPrefix("/"), JValue.string(value).contains("[]") {
+      let text = JValue.string(value)
+      let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      let plucked = segments.indices.filter { segments[$0].hasSuffix("[]") }
+      guard plucked.count == 1, let at = plucked.first, at < segments.count - 1,
+        !segments.contains(where: \.isEmpty), segments[at].count > 2,
+        !segments.enumerated().contains(where: { $0.offset != at && $0.element.contains("[]") })
+      else {
+        fail(
+          path, model: model, property: property,
+          "key path '\(text)' must have exactly one 'name[]' segment followed by at least one key, as in users[].login"
+        )
+        return nil
+      }
+      let array = segments[0...at].map { Key($0 == segments[at] ? String($0.dropLast(2)) : $0) }
+      return .pluck(array: array, element: segments[(at + 1)...].map(Key.init))
+    }
     if JValue.isString(value) {
       guard let keys = parseKeyPath(JValue.string(value), path: path, model: model, property: property) else {
         return nil

@@ -75,6 +75,9 @@ enum Serializer {
         case .path(let keys):
           guard let value = serialized(slot, spec.rules, spec.type, place) else { continue }
           Serializer.place(value, at: keys[...], in: out)
+        case .pluck(let arrayKeys, let elementKeys):
+          guard let value = serialized(slot, spec.rules, spec.type, place) else { continue }
+          Serializer.scatter(value, into: out, arrayKeys, elementKeys)
         case .multi(let paths):
           guard let value = serialized(slot, spec.rules, spec.type, place) else { continue }
           if JValue.isObject(value) {
@@ -180,6 +183,55 @@ enum Serializer {
         }
       }
       return current
+    }
+  }
+
+  /// The reverse of plucking `users[].name`: element `i` of `values` (stolen)
+  /// goes to `users/i/name`, creating the array and its objects as needed.
+  static func scatter(_ values: JPtr, into object: JPtr, _ arrayKeys: [Key], _ elementKeys: [Key]) {
+    defer { JValue.release(values) }
+    guard JValue.isArray(values), let last = arrayKeys.last else { return }
+    // The objects on the way to the array.
+    var parent = object
+    for key in arrayKeys.dropLast() {
+      var child = JValue.member(parent, key)
+      if let existing = child, JValue.isObject(existing), existing.pointee.refcount > 1,
+        let copy = json_copy(existing)
+      {
+        JValue.setNew(parent, key, copy)
+        child = copy
+      }
+      if child == nil, let fresh = json_object() {
+        JValue.setNew(parent, key, fresh)
+        child = fresh
+      }
+      guard let next = child, JValue.isObject(next) else { return }
+      parent = next
+    }
+    var array = JValue.member(parent, last)
+    if let existing = array, JValue.isArray(existing), existing.pointee.refcount > 1,
+      let copy = json_copy(existing)
+    {
+      JValue.setNew(parent, last, copy)
+      array = copy
+    }
+    if array == nil, let fresh = json_array() {
+      JValue.setNew(parent, last, fresh)
+      array = fresh
+    }
+    guard let target = array, JValue.isArray(target) else { return }
+    for position in 0..<json_array_size(values) {
+      guard let value = json_array_get(values, position) else { continue }
+      while json_array_size(target) <= position {
+        guard let fresh = json_object() else { return }
+        _ = json_array_append_new(target, fresh)
+      }
+      guard var element = json_array_get(target, position), JValue.isObject(element) else { continue }
+      if element.pointee.refcount > 1, let copy = json_copy(element) {
+        _ = json_array_set_new(target, position, copy)
+        element = copy
+      }
+      place(JValue.retain(value), at: elementKeys[...], in: element)
     }
   }
 

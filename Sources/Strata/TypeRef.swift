@@ -33,6 +33,12 @@ indirect enum TypeRef: Sendable {
     }
   }
 
+  /// True for `[T]`.
+  var isArray: Bool {
+    if case .array = self { return true }
+    return false
+  }
+
   /// The type without its outer `?`.
   var unwrapped: TypeRef {
     if case .optional(let inner) = self { return inner }

@@ -25,6 +25,7 @@ struct DatePattern: Sendable, Hashable {
     var tokens: [DatePatternToken] = []
     var literal: [UInt8] = []
     var index = 0
+    /// Ends the current literal run, as a token when it is not empty.
     func flushLiteral() {
       if !literal.isEmpty {
         tokens.append(.literal(literal))
@@ -90,7 +91,7 @@ struct DatePattern: Sendable, Hashable {
       if case .literal(let bytes) = token {
         length += bytes.count
       } else {
-        length += 20
+        length += 24
       }
     }
     maximumFormattedLength = length

@@ -48,7 +48,11 @@ extension DatePattern {
       writer.write(EnglishDateNames.name(EnglishDateNames.dayPeriods, at: fields.hour >= 12 ? 1 : 0))
     case .fraction(let digits):
       var value = fields.nanosecond
-      for _ in digits..<9 { value /= 10 }
+      var scale = max(digits, 0)
+      while scale < 9 {
+        value /= 10
+        scale += 1
+      }
       writer.writeNumber(value, minimumDigits: digits)
     case .offset(let style):
       writer.writeOffset(

@@ -92,7 +92,11 @@ private struct DatePatternReading {
     case .fraction(let digits):
       guard let value = scanner.digits(exactly: digits) else { return false }
       var nanoseconds = value
-      for _ in digits..<9 { nanoseconds *= 10 }
+      var scale = digits
+      while scale < 9 {
+        nanoseconds *= 10
+        scale += 1
+      }
       return Self.store(nanoseconds, in: &nanosecond)
     case .offset:
       guard let value = TimeZoneOffset.scan(&scanner, allowsZ: true) else { return false }

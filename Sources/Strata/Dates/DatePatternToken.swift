@@ -22,30 +22,3 @@ enum DatePatternToken: Sendable, Hashable {
   /// `Z`, `ZZZZZ`, `X`..., `x`...: the UTC offset.
   case offset(DateOffsetStyle)
 }
-
-/// The numeric fields of a date pattern besides the year and fraction.
-enum DatePatternField: Sendable, Hashable {
-  /// `M`, `MM`: month 1-12.
-  case month
-  /// `d`, `dd`: day of the month.
-  case day
-  /// `H`, `HH`: hour 0-23.
-  case hour24
-  /// `h`, `hh`: hour 1-12, with `a`.
-  case hour12
-  /// `m`, `mm`: minute.
-  case minute
-  /// `s`, `ss`: second.
-  case second
-}
-
-/// How a pattern writes a UTC offset. Input is lenient: every style reads
-/// `Z`, `z`, `±hh`, `±hhmm` and `±hh:mm`.
-struct DateOffsetStyle: Sendable, Hashable {
-  /// `+hh:mm` rather than `+hhmm`.
-  var separator: Bool
-  /// Only `+hh` when the minutes are zero (`X`, `x`).
-  var optionalMinutes: Bool
-  /// `Z` for a zero offset.
-  var zForZero: Bool
-}
