@@ -324,6 +324,18 @@ int strata_model_has(const strata_model_t *model, const char *property, strata_e
 json_t *strata_model_get(const strata_model_t *model, const char *property, strata_error_t *error);
 
 /**
+ * The value of the date property `property` as an instant: seconds since
+ * 1970-01-01T00:00:00Z (negative before) and nanoseconds (0 to 999999999) in
+ * `*seconds` and `*nanoseconds`. strata_model_get() gives the same date as its
+ * canonical RFC 3339 string. Returns 1 when the property holds a date, 0 when
+ * it is absent or null, and -1 with an "argument" error when the model has no
+ * such property, the property's type is not `date` (or `date?`), or an
+ * argument is NULL.
+ */
+int strata_model_get_date(const strata_model_t *model, const char *property, int64_t *seconds,
+                          int32_t *nanoseconds, strata_error_t *error);
+
+/**
  * The model's canonical dictionary: a JSON object of property name ->
  * canonical value, in the schema's property order, absent properties left out,
  * null kept. Returns a new reference, or NULL with an "argument" error for a

@@ -632,7 +632,7 @@ struct Mapper {
       report(.null, "expected \(typeName(type)), found null", owner)
       return nil
     }
-    guard let rules else { return scalar(value, type, owner) }
+    guard let rules else { return scalar(value, type, owner, nil) }
     var mapped: JPtr? = nil
     if mode == .json, let enumMap = rules.enumMap {
       guard let modelValue = enumMap.forward(value) else {
@@ -642,7 +642,7 @@ struct Mapper {
       mapped = JValue.retain(modelValue)
     }
     let current = value
-    guard let result = mapped ?? scalar(current, type, owner) else { return nil }
+    guard let result = mapped ?? scalar(current, type, owner, rules) else { return nil }
     if let validation = rules.validation, validation.checksScalars,
       let failure = validation.scalarFailure(result)
     {
@@ -654,8 +654,11 @@ struct Mapper {
   }
 
   /// A scalar checked against its type: a new reference, or nil after reporting.
-  private mutating func scalar(_ value: JPtr, _ type: TypeRef, _ owner: Owner?) -> JPtr? {
+  private mutating func scalar(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ rules: ValueRules?) -> JPtr?
+  {
     switch type {
+    case .date:
+      return date(value, owner, rules)
     case .string:
       if JValue.isString(value) { return JValue.retain(value) }
     case .int:
@@ -678,6 +681,38 @@ struct Mapper {
     }
     report(.type, "expected \(typeName(type)), found \(JValue.typeName(value))", owner)
     return nil
+  }
+
+  /// A date: read in the property's format (canonical values: RFC 3339), kept
+  /// as its canonical RFC 3339 UTC string. Input already in that form is shared.
+  private mutating func date(_ value: JPtr, _ owner: Owner?, _ rules: ValueRules?) -> JPtr? {
+    let format = mode == .json ? rules?.dateFormat ?? .iso8601 : .iso8601
+    let offset = mode == .json ? rules?.timezone ?? 0 : 0
+    var parsed: DateValue? = nil
+    if JValue.isString(value) && format.isText {
+      parsed = format.date(text: JValue.stringBytes(value), defaultOffset: offset)
+    } else if JValue.isInteger(value) && !format.isText {
+      parsed = format.date(integer: json_integer_value(value))
+    } else if JValue.isReal(value) && !format.isText {
+      parsed = format.date(real: json_real_value(value))
+    } else {
+      let expected = format.isText ? "a date string (\(format.name))" : "a number of \(format.name) time"
+      report(.type, "expected \(expected), found \(JValue.typeName(value))", owner)
+      return nil
+    }
+    guard let parsed else {
+      report(.format, "\(Self.show(value)) is not a date in the format \(format.name)", owner)
+      return nil
+    }
+    if format == .iso8601 && JValue.isString(value) && Self.isCanonicalDate(JValue.stringBytes(value)) {
+      return JValue.retain(value)
+    }
+    return JValue.makeString(RFC3339Formatter.format(parsed))
+  }
+
+  /// True for `YYYY-MM-DDTHH:MM:SSZ` that parsed: already the canonical form.
+  @inline(__always) static func isCanonicalDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.count == 20 && bytes[10] == UInt8(ascii: "T") && bytes[19] == UInt8(ascii: "Z")
   }
 
   /// A short rendering of a value for messages.

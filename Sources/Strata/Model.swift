@@ -33,6 +33,13 @@ public struct Model: Sendable, Hashable, CustomStringConvertible {
     return JSON(borrowing: pointer)
   }
 
+  /// The instant a `date` property holds: nil when absent or null, or when
+  /// `property` is not a date property of the model.
+  public func timestamp(_ property: String) -> Timestamp? {
+    guard case .success(let value?) = object.dateValue(property) else { return nil }
+    return Timestamp(seconds: value.seconds, nanoseconds: value.nanoseconds)
+  }
+
   /// The canonical dictionary: property name -> canonical value, absent left out.
   public var dictionary: JSON {
     guard let pointer = Serializer.dictionary(object) else { return .object(JSONObject()) }
@@ -96,5 +103,41 @@ extension Schema {
   /// The C name of the model at `index`, borrowed from the schema, or nil.
   package func modelCName(_ index: Int) -> UnsafeMutablePointer<CChar>? {
     index >= 0 && index < models.count ? models[index].cName : nil
+  }
+}
+
+/// An instant: seconds since 1970-01-01T00:00:00Z and nanoseconds within the second.
+public struct Timestamp: Sendable, Hashable, Comparable {
+  /// Seconds since 1970-01-01T00:00:00Z (negative before).
+  public let seconds: Int64
+  /// Nanoseconds, 0 to 999 999 999.
+  public let nanoseconds: Int32
+
+  /// An instant from its parts.
+  public init(seconds: Int64, nanoseconds: Int32 = 0) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  /// Earlier instants first.
+  public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+  }
+}
+
+extension ModelObject {
+  /// The instant of a date property: nil when absent or null; an `argument`
+  /// error when there is no such property or it is not a date property.
+  package func dateValue(_ property: String) -> Result<(seconds: Int64, nanoseconds: Int32)?, StrataError> {
+    guard let index = type.propertyIndex[property], index < slots.count else {
+      return .failure(
+        StrataError(code: .argument, message: "model '\(type.name)' has no property '\(property)'"))
+    }
+    guard case .date = type.properties[index].type.unwrapped else {
+      return .failure(
+        StrataError(code: .argument, message: "property '\(property)' of '\(type.name)' is not a date"))
+    }
+    guard case .leaf(let value) = slots[index], JValue.isString(value) else { return .success(nil) }
+    return .success(ISO8601DateParser.parse(JValue.stringBytes(value)).map { ($0.seconds, $0.nanoseconds) })
   }
 }

@@ -122,8 +122,9 @@ package final class ModelType: @unchecked Sendable {
   /// True when some model's `subtypes` can choose this one: its canonical
   /// dictionary then carries `"$type"`.
   var isSubtype = false
-  /// The discriminator key and value written back when serializing this model.
-  var discriminator: (key: Key, value: String)? = nil
+  /// The discriminator keys and values written back when serializing this
+  /// model, outermost cluster first.
+  var discriminators: [(key: Key, value: String)] = []
 
   /// The name as a C string, for the C API (lives as long as the schema).
   package let cName: UnsafeMutablePointer<CChar>?
@@ -166,7 +167,14 @@ final class ValueRules: @unchecked Sendable {
   var enumMap: EnumMap? = nil
   /// The `validate` rules, or nil.
   var validation: Validation? = nil
+  /// For dates: the `format` of the JSON side.
+  var dateFormat: DateFormat = .iso8601
+  /// For dates: the `timezone` offset in seconds, for input without one and for pattern output.
+  var timezone: Int = 0
+
+  /// True when dates are written in another form than the canonical one.
+  var rewritesDates: Bool { dateFormat != .iso8601 }
 
   /// True when output needs no reverse mapping.
-  var passesThroughOnOutput: Bool { transforms.isEmpty && enumMap == nil }
+  var passesThroughOnOutput: Bool { transforms.isEmpty && enumMap == nil && !rewritesDates }
 }

@@ -18,7 +18,7 @@ struct SchemaLoader {
   private static let laterDocumentKeys: Set<String> = ["migrations"]
   private static let laterModelKeys: Set<String> = ["root"]
   private static let laterPropertyKeys: Set<String> = [
-    "format", "merge", "inverse", "timezone",
+    "merge", "inverse",
   ]
 
   /// The document's version and models, read by passes 1 and 2.
@@ -173,6 +173,30 @@ struct SchemaLoader {
       }
     }
     checkSubtypeCycles()
+    if errors.isEmpty { chainDiscriminators() }
+  }
+
+  /// A subtype chosen through a cluster of clusters carries every
+  /// discriminator on the way: `{"type": "media", "kind": "video"}`.
+  private func chainDiscriminators() {
+    var changed = true
+    var rounds = 0
+    while changed && rounds <= models.count {
+      changed = false
+      rounds += 1
+      for base in models {
+        guard case .key(let key, let table)? = base.cluster else { continue }
+        for (value, index) in table where index < models.count {
+          let target = models[index]
+          let chain = base.discriminators + [(key, value)]
+          if target.discriminators.count < chain.count {
+            target.discriminators = chain
+            for (chainKey, _) in chain { target.mappedKeys.insert(chainKey.name) }
+            changed = true
+          }
+        }
+      }
+    }
   }
 
   private mutating func readModel(_ model: ModelType, name: String, body: JPtr, base: ModelType?) {
@@ -350,7 +374,7 @@ struct SchemaLoader {
         }
         table[discriminator] = index
         let chosen = models[index]
-        if chosen.discriminator == nil { chosen.discriminator = (key, discriminator) }
+        if chosen.discriminators.isEmpty { chosen.discriminators = [(key, discriminator)] }
         chosen.isSubtype = true
         chosen.mappedKeys.insert(key.name)
       }
@@ -365,11 +389,32 @@ struct SchemaLoader {
     var rules: [(has: Key, model: Int)] = []
     for position in 0..<json_array_size(rulesValue) {
       let tokens = path + ["rules", String(position)]
-      guard let rule = json_array_get(rulesValue, position), JValue.isObject(rule),
-        let has = json_object_get(rule, "has"), JValue.isString(has),
-        let target = json_object_get(rule, "model"), json_object_size(rule) == 2
-      else {
+      guard let rule = json_array_get(rulesValue, position), JValue.isObject(rule) else {
         fail(tokens, model: name, "a rule is {\"has\": key, \"model\": model}")
+        ok = false
+        continue
+      }
+      var wellFormed = true
+      JValue.forEachMember(rule) { keyBytes, _ in
+        let key = JValue.keyString(keyBytes)
+        if key != "has" && key != "model" {
+          fail(
+            tokens + [key], model: name,
+            "unknown rule key '\(key)' (a rule is {\"has\": key, \"model\": model})")
+          wellFormed = false
+        }
+      }
+      let has = json_object_get(rule, "has")
+      if has == nil || !(has.map(JValue.isString) ?? false) {
+        fail(tokens + ["has"], model: name, "a rule needs 'has', the key whose presence chooses the model")
+        wellFormed = false
+      }
+      let target = json_object_get(rule, "model")
+      if target == nil {
+        fail(tokens + ["model"], model: name, "a rule needs 'model', the model it chooses")
+        wellFormed = false
+      }
+      guard wellFormed, let has, let target else {
         ok = false
         continue
       }
@@ -452,7 +497,7 @@ struct SchemaLoader {
           fail(path + [key], model: model, property: name, "'required' must be true or false")
           ok = false
         }
-      case "default", "enum", "enumDefault", "transform", "validate":
+      case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone":
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
@@ -600,7 +645,10 @@ struct SchemaLoader {
           validateValue, type: spec.type, schema: schema, path: path + ["validate"], model: name,
           property: spec.name)
       }
-      if !rules.transforms.isEmpty || rules.enumMap != nil || rules.validation != nil {
+      readDateKeys(body, rules: rules, type: spec.type, path: path, model: name, property: spec.name)
+      if !rules.transforms.isEmpty || rules.enumMap != nil || rules.validation != nil || rules.rewritesDates
+        || rules.timezone != 0
+      {
         model.properties[index].rules = rules
       }
       if let defaultValue = json_object_get(body, "default") {
@@ -750,6 +798,39 @@ struct SchemaLoader {
     return out
   }
 
+  /// `format` and `timezone`, for date properties.
+  private mutating func readDateKeys(
+    _ body: JPtr, rules: ValueRules, type: TypeRef, path: [String], model: String, property: String
+  ) {
+    let isDate: Bool
+    if case .date? = Self.scalar(of: type) { isDate = true } else { isDate = false }
+    if let value = json_object_get(body, "format") {
+      if !isDate {
+        fail(path + ["format"], model: model, property: property, "'format' applies to dates")
+      } else if !JValue.isString(value) {
+        fail(
+          path + ["format"], model: model, property: property,
+          "'format' must be iso8601, unix, unix-ms or a date pattern such as yyyy-MM-dd")
+      } else {
+        switch DateFormat.parse(JValue.string(value)) {
+        case .success(let format): rules.dateFormat = format
+        case .failure(let error): fail(path + ["format"], model: model, property: property, "\(error)")
+        }
+      }
+    }
+    if let value = json_object_get(body, "timezone") {
+      if !isDate {
+        fail(path + ["timezone"], model: model, property: property, "'timezone' applies to dates")
+      } else if JValue.isString(value), let offset = TimeZoneOffset(JValue.string(value)) {
+        rules.timezone = offset.seconds
+      } else {
+        fail(
+          path + ["timezone"], model: model, property: property,
+          "'timezone' must be UTC or a fixed offset such as +02:00 (zone names need a time zone database)")
+      }
+    }
+  }
+
   /// `validate`: min, max, minLength, maxLength, pattern, in.
   private mutating func readValidation(
     _ value: JPtr, type: TypeRef, schema: Schema, path: [String], model: String, property: String
@@ -771,6 +852,15 @@ struct SchemaLoader {
       switch key {
       case "min", "max":
         var bound: Bound? = nil
+        if case .date? = scalar {
+          var reader = Mapper(schema: schema, mode: .canonical)
+          if case .leaf(let canonical) = reader.readScalar(rule, type: .date), reader.errors.isEmpty {
+            if key == "min" { rules.minimumDate = canonical } else { rules.maximumDate = canonical }
+          } else {
+            bad(key, "'\(key)' of a date must be an RFC 3339 date such as \"2020-01-01T00:00:00Z\"")
+          }
+          return
+        }
         switch scalar {
         case .int?, .double?, .json?:
           if JValue.isInteger(rule) {
@@ -781,7 +871,7 @@ struct SchemaLoader {
             bad(key, "'\(key)' must be a number")
           }
         default:
-          bad(key, "'\(key)' applies to numbers (and dates)")
+          bad(key, "'\(key)' applies to numbers and dates")
         }
         if key == "min" { rules.minimum = bound } else { rules.maximum = bound }
       case "minLength", "maxLength":

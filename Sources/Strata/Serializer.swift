@@ -60,8 +60,8 @@ enum Serializer {
 
     mutating func serialize(_ object: ModelObject) -> JPtr? {
       guard let out = json_object() else { return nil }
-      if let (key, value) = object.type.discriminator, let tag = JValue.makeString(value) {
-        JValue.setNew(out, key, tag)
+      for (key, value) in object.type.discriminators {
+        if let tag = JValue.makeString(value) { JValue.setNew(out, key, tag) }
       }
       let properties = object.type.properties
       for index in 0..<min(properties.count, object.slots.count) {
@@ -114,8 +114,10 @@ enum Serializer {
       case .null: return json_null()
       case .leaf(let value):
         guard let rules, !rules.passesThroughOnOutput else { return JValue.retain(value) }
-        guard let enumMap = rules.enumMap else { return untransform(JValue.retain(value), rules, place) }
-        guard let mapped = reverse(value, type, enumMap) else { return nil }
+        guard rules.enumMap != nil || rules.rewritesDates else {
+          return untransform(JValue.retain(value), rules, place)
+        }
+        guard let mapped = reverse(value, type, rules) else { return nil }
         return untransform(mapped, rules, place)
       case .model(let object): return serialize(object)
       case .array(let elements):
@@ -133,28 +135,37 @@ enum Serializer {
       }
     }
 
-    /// A leaf with each scalar's enum value mapped back (a new reference).
-    private func reverse(_ value: JPtr, _ type: TypeRef, _ enumMap: EnumMap) -> JPtr? {
+    /// A leaf with each scalar mapped back: enum values, dates in their format (a new reference).
+    private func reverse(_ value: JPtr, _ type: TypeRef, _ rules: ValueRules) -> JPtr? {
       if JValue.isNull(value) { return json_null() }
       switch type {
       case .optional(let inner):
-        return reverse(value, inner, enumMap)
+        return reverse(value, inner, rules)
       case .array(let element) where JValue.isArray(value):
         guard let out = json_array() else { return nil }
         for position in 0..<json_array_size(value) {
           if let item = json_array_get(value, position) {
-            _ = json_array_append_new(out, reverse(item, element, enumMap) ?? json_null())
+            _ = json_array_append_new(out, reverse(item, element, rules) ?? json_null())
           }
         }
         return out
       case .dict(let element) where JValue.isObject(value):
         guard let out = json_object() else { return nil }
         JValue.forEachMember(value) { key, member in
-          JValue.setMember(out, key, reverse(member, element, enumMap) ?? json_null())
+          JValue.setMember(out, key, reverse(member, element, rules) ?? json_null())
         }
         return out
+      case .date where rules.rewritesDates && JValue.isString(value):
+        guard let instant = ISO8601DateParser.parse(JValue.stringBytes(value)) else {
+          return JValue.retain(value)
+        }
+        switch rules.dateFormat.represent(instant, offset: rules.timezone) {
+        case .text(let text): return JValue.makeString(text)
+        case .integer(let number): return json_integer(number)
+        case .real(let number): return json_real(number)
+        }
       default:
-        return JValue.retain(enumMap.reverse(value) ?? value)
+        return JValue.retain(rules.enumMap?.reverse(value) ?? value)
       }
     }
 

@@ -6,6 +6,8 @@ indirect enum TypeRef: Sendable {
   case bool
   case url
   case json
+  /// An instant, stored in canonical RFC 3339 UTC form.
+  case date
   /// A model, by its index in the schema.
   case model(Int)
   /// `[T]`
@@ -19,7 +21,7 @@ indirect enum TypeRef: Sendable {
   /// type is stored as a single JSON value.
   var isLeafy: Bool {
     switch self {
-    case .string, .int, .double, .bool, .url, .json: return true
+    case .string, .int, .double, .bool, .url, .json, .date: return true
     case .model: return false
     case .array(let element), .dict(let element), .optional(let element): return element.isLeafy
     }
@@ -54,6 +56,7 @@ indirect enum TypeRef: Sendable {
     case .bool: return "bool"
     case .url: return "url"
     case .json: return "json"
+    case .date: return "date"
     case .model(let index): return index < models.count ? models[index] : "?"
     case .array(let element): return "[\(element.name(models: models))]"
     case .dict(let element): return "{\(element.name(models: models))}"
@@ -94,9 +97,7 @@ indirect enum TypeRef: Sendable {
     case "bool": return .success(.bool)
     case "url": return .success(.url)
     case "json": return .success(.json)
-    case "date":
-      return .failure(
-        TypeParseError(message: "the type 'date' is not supported by this release of Strata yet"))
+    case "date": return .success(.date)
     default:
       if let index = lookup(String(trimmed)) { return .success(.model(index)) }
       return .failure(

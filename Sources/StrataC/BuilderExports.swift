@@ -3,9 +3,10 @@ import Glibc
 import Strata
 
 /// The C type of a transformer callback (`strata_transform_fn`).
-public typealias TransformCallback = @convention(c) (
-  UnsafeMutablePointer<json_t>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int
-) -> UnsafeMutablePointer<json_t>?
+public typealias TransformCallback =
+  @convention(c) (
+    UnsafeMutablePointer<json_t>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int
+  ) -> UnsafeMutablePointer<json_t>?
 
 /// The C type of a payload release callback (`strata_release_fn`).
 public typealias ReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -72,7 +73,9 @@ public func strata_schema_builder_add_transformer(
     return -1
   }
   let payloadBits = payload.map { UInt(bitPattern: $0) }
-  func pointer() -> UnsafeMutableRawPointer? { payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) } }
+  func pointer() -> UnsafeMutableRawPointer? {
+    payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+  }
   target.transformers[name] = Transformer(
     name: name,
     forward: { invoke(forward, $0, pointer()) },

@@ -58,6 +58,32 @@ public func strata_model_get(
   return object.canonicalValue(name)
 }
 
+/// A date property's instant: 1 with seconds/nanoseconds, 0 absent or null, -1 on error.
+@_cdecl("strata_model_get_date")
+public func strata_model_get_date(
+  _ model: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ seconds: UnsafeMutablePointer<Int64>?,
+  _ nanoseconds: UnsafeMutablePointer<Int32>?, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let (object, name) = propertyArguments(model, property, error) else { return -1 }
+  guard let seconds, let nanoseconds else {
+    ErrorReporting.fail(.argument, "the seconds or nanoseconds pointer is NULL", error)
+    return -1
+  }
+  switch object.dateValue(name) {
+  case .success(let value?):
+    seconds.pointee = value.seconds
+    nanoseconds.pointee = value.nanoseconds
+    ErrorReporting.succeed(error)
+    return 1
+  case .success(nil):
+    ErrorReporting.succeed(error)
+    return 0
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return -1
+  }
+}
+
 /// The canonical dictionary (new reference).
 @_cdecl("strata_model_dictionary")
 public func strata_model_dictionary(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ctypes
+import datetime
 import json
 import os
 import weakref
-from ctypes import byref, c_size_t
+from ctypes import byref, c_int64, c_size_t
 from typing import (
     Any,
     Dict,
@@ -266,6 +267,26 @@ class Model:
         if handle is None:
             raise KeyError(prop)
         return _native.take_json(handle)
+
+    def date(self, prop: str) -> Optional[datetime.datetime]:
+        """The instant a ``date`` property holds, as an aware UTC ``datetime``
+        (microsecond precision; ``m[prop]`` keeps the canonical RFC 3339 string
+        with every digit). ``None`` when the property is absent or null;
+        ``KeyError`` when ``prop`` is not a date property of the model."""
+        if not isinstance(prop, str):
+            raise TypeError(f"strata: a property name must be a str, not {type(prop).__name__}")
+        seconds = c_int64()
+        nanoseconds = ctypes.c_int32()
+        error = strata_error_t()
+        status = lib.strata_model_get_date(
+            self._handle, prop.encode("utf-8"), byref(seconds), byref(nanoseconds), byref(error)
+        )
+        if status < 0:
+            raise KeyError(prop)
+        if status == 0:
+            return None
+        epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+        return epoch + datetime.timedelta(seconds=seconds.value, microseconds=nanoseconds.value // 1000)
 
     def get(self, prop: str, default: Any = None) -> Any:
         """The value of ``prop``, or ``default`` if it is absent or no property."""

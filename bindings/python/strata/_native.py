@@ -229,6 +229,15 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
     fn("strata_model_schema", schema_p, model_p)
     fn("strata_model_has", c_int, model_p, c_char_p, error_p)
     fn("strata_model_get", json_p, model_p, c_char_p, error_p)
+    fn(
+        "strata_model_get_date",
+        ctypes.c_int,
+        model_p,
+        c_char_p,
+        POINTER(c_int64),
+        POINTER(ctypes.c_int32),
+        error_p,
+    )
     fn("strata_model_dictionary", json_p, model_p, error_p)
     fn("strata_model_to_json", json_p, model_p, error_p)
     fn("strata_model_equal", c_int, model_p, model_p)
