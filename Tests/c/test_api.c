@@ -771,8 +771,8 @@ static void test_schema_errors(void) {
             "{\"strata\": 1, \"models\": {\"A\": {\"primaryKey\": \"nope\", \"properties\": {\"x\": {\"type\": \"int\"}}}}}",
             "{\"strata\": 1, \"models\": {\"A\": {\"keys\": \"SCREAMING\", \"properties\": {\"x\": {\"type\": \"int\"}}}}}",
             "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"int\", \"default\": \"s\"}}}}}",
-            "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"date\"}}}}}",
-            "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"string\", \"validate\": {\"maxLength\": 3}}}}}}",
+            "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"date\", \"format\": \"QQ\"}}}}}",
+            "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"int\", \"validate\": {\"maxLength\": 3}}}}}}",
             "{\"strata\": 1, \"models\": {\"A\": {\"properties\": {\"x\": {\"type\": \"int\"}, \"y\": {\"type\": \"int\", \"json\": \"x\"}}}}}",
         };
         size_t i;
