@@ -371,6 +371,150 @@ uint64_t strata_model_hash(const strata_model_t *model);
  */
 strata_model_t *strata_model_copy(const strata_model_t *model);
 
+/* ------------------------------------------------------------------------ */
+/* Merge and update                                                           */
+
+/**
+ * A custom merger, named by a property's "merge" key: combines the current
+ * canonical value (borrowed; NULL when the property is absent) with the
+ * incoming one (borrowed; never NULL: a merger is called only when the other
+ * side is present) and returns the merged canonical value as a new reference.
+ * The result is checked against the property's type. To refuse, write a
+ * one-line reason into `message` and return NULL: the merge fails with a
+ * "validation" error naming the property, and nothing is changed.
+ */
+typedef json_t *(*strata_merge_fn)(json_t *current, json_t *incoming, void *payload, char *message,
+                                   size_t message_size);
+
+/**
+ * Registers the merger `name` for schemas loaded through `builder`; like
+ * strata_schema_builder_add_transformer() for names, payload and release.
+ * Built-in policy names (replace, keep, merge, append, union, max, min) are
+ * refused. Returns 0 on success, -1 on error.
+ */
+int strata_schema_builder_add_merger(strata_schema_builder_t *builder, const char *name,
+                                     strata_merge_fn merge, void *payload, strata_release_fn release,
+                                     strata_error_t *error);
+
+/**
+ * Merges `other` (borrowed) into `model`, in place, property by property by
+ * each property's "merge" policy: replace (the default: a present value of
+ * `other` wins, an absent one never wipes, an explicit null does), keep, merge
+ * (nested models recursively), append, union (arrays of models, by the element
+ * model's primary key), max, min, or a registered merger. `other` must be of
+ * the same model, or of a model related to it by "extends" (then the shared
+ * properties merge and the rest stay). All or nothing: on any error `model` is
+ * unchanged. Returns 0 on success, -1 on error.
+ */
+int strata_model_merge(strata_model_t *model, const strata_model_t *other, strata_error_t *error);
+
+/**
+ * Updates `model` in place from a JSON object (borrowed) in the API's form:
+ * JSON Merge Patch (RFC 7396) lifted to models. The keys present are mapped
+ * and validated like strata_map() input (required keys may be missing) and
+ * merged by each property's policy; keys not present are untouched; null
+ * clears a value (to null for `T?` properties, to absent otherwise). All or
+ * nothing: if any value fails, `model` is unchanged and every error is
+ * reported. Returns 0 on success, -1 on error.
+ */
+int strata_model_update(strata_model_t *model, json_t *json, strata_error_t *error);
+
+/** Like strata_model_update(), from UTF-8 JSON text of `length` bytes. */
+int strata_model_updateb(strata_model_t *model, const char *buffer, size_t length,
+                         strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Diff and patch                                                             */
+
+/**
+ * The changes from `a` to `b` (models of one schema) as an RFC 6902 JSON Patch
+ * (a JSON array of operations) over their canonical dictionaries, in the form
+ * archives carry them ("$type" for subtypes, "$unknown" for kept unknown
+ * keys): applying it to `a` with strata_model_patch() gives a model equal to
+ * `b`. Objects are diffed member by member, arrays element by element (extra
+ * elements added at "-", surplus ones removed from the end), anything else
+ * replaced. Returns a new reference, or NULL with an "argument" error for a
+ * NULL model or models of different schemas (two loads of one document are
+ * different schemas) or models.
+ */
+json_t *strata_model_diff(const strata_model_t *a, const strata_model_t *b, strata_error_t *error);
+
+/**
+ * The changes from `a` to `b` as a merge patch (RFC 7396, lifted: null sets a
+ * property to null) over their canonical dictionaries; applying it to `a` with
+ * strata_model_merge_patch() gives a model equal to `b`. A property that `a`
+ * holds and `b` lacks cannot be said in a merge patch: that is an "argument"
+ * error naming the property (use strata_model_diff()). Returns a new reference,
+ * or NULL on error.
+ */
+json_t *strata_model_diff_merge(const strata_model_t *a, const strata_model_t *b,
+                                strata_error_t *error);
+
+/**
+ * A new model: `model` with the RFC 6902 JSON Patch `patch` (borrowed) applied
+ * to its canonical dictionary (add, remove, replace, move, copy, test), then
+ * read back as a canonical value: properties the patched dictionary leaves
+ * out are absent (defaults are not filled in). `model` is not changed. A
+ * malformed or failing operation is an "argument" error pointing into the
+ * patch ("/2/path", "/2/value" for a failed "test"); an invalid result fails
+ * with every mapping error, pointing into the patched dictionary ("/title").
+ * No model is made then. Returns a new reference, or NULL on error.
+ */
+strata_model_t *strata_model_patch(const strata_model_t *model, json_t *patch, strata_error_t *error);
+
+/**
+ * A new model: `model` with the lifted merge patch `patch` (borrowed, an
+ * object; null sets null, objects merge recursively, anything else replaces)
+ * applied to its canonical dictionary, read back as strata_model_patch()
+ * does. A patch that is not an object is an "argument" error. Returns a new
+ * reference, or NULL on error.
+ */
+strata_model_t *strata_model_merge_patch(const strata_model_t *model, json_t *patch,
+                                         strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Archives and versions                                                      */
+
+/**
+ * A self-describing archive of `model`:
+ * {"strata-archive": 1, "version": <the schema's version>, "model": "Name",
+ *  "values": <the canonical dictionary>}, the values including properties
+ * that `json: false` hides from JSON, "$type" for subtypes and "$unknown" for
+ * kept unknown keys (in every nested model). strata_unarchive() restores an
+ * equal model. Returns a new reference, or NULL with an "argument" error for
+ * NULL.
+ */
+json_t *strata_model_archive(const strata_model_t *model, strata_error_t *error);
+
+/**
+ * Restores a model from an archive (borrowed). An archive of an older schema
+ * version is brought up to date by the schema's "migrations"; one from a newer
+ * version, or an older one with no migration path, is refused with an
+ * "argument" error at "/version" saying why (naming each missing step: "no
+ * migration from version 1 to 2"). A malformed archive is an "argument" error
+ * at the offending member; a migration's transformer that fails is a "format"
+ * error; errors of the values point under "/values". Returns a new reference,
+ * or NULL on error.
+ */
+strata_model_t *strata_unarchive(const strata_schema_t *schema, json_t *archive, strata_error_t *error);
+
+/** Like strata_unarchive(), from UTF-8 JSON text of `length` bytes. */
+strata_model_t *strata_unarchiveb(const strata_schema_t *schema, const char *buffer, size_t length,
+                                  strata_error_t *error);
+
+/**
+ * The changes from schema `old_schema` to `new_schema` (both borrowed) that
+ * matter to data written under the old one: a JSON array of objects with the
+ * string members "path" (a JSON Pointer into the new schema document, or the
+ * old one for removals), "model", "property", "change" (for example
+ * "property-removed", "type-narrowed", "required-added") and "message", and
+ * the boolean "breaking": true when old archives or old JSON could no longer be
+ * read (a property removed with no migration, a type narrowed, a required key
+ * added). Returns a new reference, or NULL with an "argument" error.
+ */
+json_t *strata_schema_compare(const strata_schema_t *old_schema, const strata_schema_t *new_schema,
+                              strata_error_t *error);
+
 #ifdef __cplusplus
 }
 #endif

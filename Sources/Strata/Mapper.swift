@@ -23,6 +23,12 @@ struct Mapper {
   /// True while reading the schema's own default values: their models do
   /// not keep the schema alive (the schema keeps them).
   var makesTemplates = false
+  /// True while reading a partial model (an update): missing keys stay absent
+  /// (no default, no `missing` error) and null on a property without null
+  /// means "clear" (read as `.null`, which the merge turns into absent).
+  private var partial = false
+  /// True while reading a property of a partial model.
+  private var clearing = false
   var errors: [ErrorDetail] = []
   private var steps: [PathStep] = []
   private var depth = 0
@@ -73,6 +79,21 @@ struct Mapper {
     }
     guard let chosen = subtype(value, type) else { return nil }
     return model(value, chosen)
+  }
+
+  /// Reads an update's input (borrowed) as a partial model of `type` (no
+  /// subtype choice: the update applies to the model as it is).
+  mutating func mapPartial(_ value: JPtr, type: ModelType) -> ModelObject? {
+    guard JValue.isObject(value) else {
+      errors.append(
+        ErrorDetail(
+          path: "", model: type.name, code: .type,
+          message: "expected an object to update '\(type.name)' with, found \(JValue.typeName(value))"))
+      return nil
+    }
+    partial = true
+    defer { partial = false }
+    return model(value, type)
   }
 
   /// Maps every element of the array `value` (borrowed).
@@ -128,14 +149,25 @@ struct Mapper {
     var slots = ContiguousArray<Slot>()
     let count = type.properties.count
     slots.reserveCapacity(count)
+    let isPartial = partial
     for index in 0..<count {
       slots.append(property(value, type, index, unmanaged))
+      partial = isPartial
     }
     var unknown: JPtr? = nil
     if mode == .canonical {
+      if let kept = json_object_get(value, "$unknown") {
+        if JValue.isObject(kept) && type.unknownKeys == .keep {
+          unknown = json_copy(kept)
+        } else {
+          report(
+            .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
+            Owner(model: type, property: -1), extra: [.name("$unknown")])
+        }
+      }
       JValue.forEachMember(value) { key, _ in
         let name = JValue.keyString(key)
-        if type.propertyIndex[name] == nil && name != "$type" {
+        if type.propertyIndex[name] == nil && name != "$type" && name != "$unknown" {
           report(
             .unknownKey, "'\(name)' is not a property of '\(type.name)'", Owner(model: type, property: -1),
             extra: [.key(key)])
@@ -225,6 +257,9 @@ struct Mapper {
   ) -> Slot {
     let spec = type.properties[index]
     let owner = Owner(model: type, property: index)
+    // Nested models of a partial model are partial only where they merge.
+    clearing = partial
+    partial = partial && spec.merge.mergesModels
     if mode == .canonical {
       let key = Key(spec.name)
       guard let member = JValue.member(object, key) else {
@@ -236,7 +271,7 @@ struct Mapper {
     }
     switch spec.location {
     case .none:
-      return spec.defaultSlot?.copy() ?? .absent
+      return clearing ? .absent : spec.defaultSlot?.copy() ?? .absent
     case .path(let keys):
       var current = object
       let last = keys.count - 1
@@ -389,6 +424,7 @@ struct Mapper {
   }
 
   private mutating func missing(_ spec: PropertySpec, _ owner: Owner, extra: [PathStep]) -> Slot {
+    if clearing { return .absent }
     if spec.required {
       report(.missing, "required key '\(spec.locationText)' is missing", owner, extra: extra)
       return .absent
@@ -397,7 +433,7 @@ struct Mapper {
   }
 
   private mutating func nullValue(_ type: TypeRef, _ owner: Owner, extra: [PathStep] = []) -> Slot {
-    if type.acceptsNull { return .null }
+    if type.acceptsNull || clearing { return .null }
     report(.null, "expected \(typeName(type)), found null", owner, extra: extra)
     return .absent
   }
@@ -707,7 +743,7 @@ struct Mapper {
     if format == .iso8601 && JValue.isString(value) && Self.isCanonicalDate(JValue.stringBytes(value)) {
       return JValue.retain(value)
     }
-    return JValue.makeString(RFC3339Formatter.format(parsed))
+    return RFC3339Formatter.jansson(parsed)
   }
 
   /// True for `YYYY-MM-DDTHH:MM:SSZ` that parsed: already the canonical form.

@@ -3,8 +3,8 @@ import CJansson
 /// One model instance: the values of a schema model's properties, each
 /// absent, null, or a value. A value type: copies are independent.
 public struct Model: Sendable, Hashable, CustomStringConvertible {
-  /// The storage (shared between copies until one changes; never changed in place today).
-  package let object: ModelObject
+  /// The storage, shared between copies until one of them changes.
+  package private(set) var object: ModelObject
 
   /// Wraps storage.
   package init(_ object: ModelObject) {
@@ -31,6 +31,32 @@ public struct Model: Sendable, Hashable, CustomStringConvertible {
     guard let pointer = object.canonicalValue(property) else { return nil }
     defer { JValue.release(pointer) }
     return JSON(borrowing: pointer)
+  }
+
+  /// Merges `other` into this model by each property's `merge` policy
+  /// (replace, keep, merge, append, union, max, min, or a registered merger).
+  /// `other` must be of this model or one related by `extends`. All or
+  /// nothing: on error this model is unchanged.
+  public mutating func merge(_ other: Model) throws(StrataError) {
+    makeUnique()
+    try object.merge(other.object).get()
+  }
+
+  /// Updates this model from API JSON: the keys present are mapped, validated
+  /// and merged by policy; keys not present are untouched; null clears. All or
+  /// nothing: on error this model is unchanged and every error is thrown.
+  public mutating func update(_ json: JSON) throws(StrataError) {
+    guard let pointer = json.makeJansson() else {
+      throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
+    }
+    defer { JValue.release(pointer) }
+    makeUnique()
+    try object.update(pointer).get()
+  }
+
+  /// Gives this value its own storage before a change (copy on write).
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&object) { object = object.copy() }
   }
 
   /// The instant a `date` property holds: nil when absent or null, or when
@@ -86,8 +112,9 @@ extension ModelObject {
     return slots[index].isPresent ? 1 : 0
   }
 
-  /// The canonical dictionary (a new reference).
-  package func dictionary() -> JPtr? { Serializer.dictionary(self) }
+  /// The canonical dictionary (a new reference); with `archive`, kept unknown
+  /// keys ride along as `"$unknown"`.
+  package func dictionary(archive: Bool = false) -> JPtr? { Serializer.dictionary(self, archive: archive) }
 
   /// The serialized JSON (a new reference), or the errors of reverse transformers.
   package func serialized() -> Result<JPtr, StrataError> { Serializer.serialize(self) }

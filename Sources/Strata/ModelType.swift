@@ -86,6 +86,8 @@ struct PropertySpec: @unchecked Sendable {
   var defaultSlot: Slot?
   /// Transformers, enum mapping and validation applied to each scalar of the value, or nil.
   var rules: ValueRules?
+  /// How `merge` and `update` combine this property's values.
+  var merge: MergePolicy = .replace
 
   /// The key path for messages: "user.login", "/a.b/c", or the list.
   var locationText: String {
@@ -113,6 +115,20 @@ package final class ModelType: @unchecked Sendable {
   var unknownKeys: UnknownKeys = .ignore
   /// The `keys` rule for properties without `json` (inherited along `extends`).
   var naming: NamingRule = .none
+  /// The model this one `extends`, or nil.
+  var base: ModelType? = nil
+
+  /// True when `other` is this model or one of its bases (along `extends`).
+  func isSelfOrDescendant(of other: ModelType) -> Bool {
+    var current: ModelType? = self
+    var hops = 0
+    while let model = current, hops < 10_000 {
+      if model === other { return true }
+      current = model.base
+      hops += 1
+    }
+    return false
+  }
   /// The primary key's properties (indices), possibly empty.
   var primaryKey: [Int] = []
   /// The first key of every property's location: the input keys the model maps.

@@ -12,13 +12,19 @@ public final class Schema: @unchecked Sendable {
   let modelIndex: [String: Int]
   /// The model names, in the document's order.
   public let modelNames: [String]
+  /// The `migrations` steps that bring archives of older versions up to this
+  /// one, by version (see Migration.swift).
+  let migrations: [MigrationStep]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
-  private init(loading document: JPtr, transformers: [String: Transformer] = [:]) throws(StrataError) {
-    var loader = SchemaLoader(transformers: transformers)
+  private init(
+    loading document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]
+  ) throws(StrataError) {
+    var loader = SchemaLoader(transformers: transformers, mergers: mergers)
     let structure = try loader.readStructure(document)
     self.version = structure.version
+    self.migrations = structure.migrations
     self.models = structure.models
     self.modelNames = structure.models.map(\.name)
     var index: [String: Int] = [:]
@@ -29,14 +35,34 @@ public final class Schema: @unchecked Sendable {
 
   /// Loads a schema from its JSON document; `transformers` are the host's
   /// own, by the names the schema's `transform` keys use.
-  public convenience init(_ document: JSON, transformers: [String: ValueTransformer] = [:])
-    throws(StrataError)
-  {
+  public convenience init(
+    _ document: JSON, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
+  ) throws(StrataError) {
     guard let pointer = document.makeJansson() else {
       throw StrataError(code: .schema, message: "the schema document holds a value JSON cannot represent")
     }
     defer { JValue.release(pointer) }
-    try self.init(loading: pointer, transformers: try Schema.engineTransformers(transformers))
+    try self.init(
+      loading: pointer, transformers: try Schema.engineTransformers(transformers),
+      mergers: try Schema.engineMergers(mergers))
+  }
+
+  private static func engineMergers(_ mergers: [String: ValueMerger]) throws(StrataError) -> [String: Merger]
+  {
+    var out: [String: Merger] = [:]
+    for (name, merger) in mergers {
+      if isBuiltinMergePolicy(name) {
+        throw StrataError(
+          code: .argument, message: "'\(name)' is a built-in merge policy: choose another name")
+      }
+      out[name] = merger.engineMerger(named: name)
+    }
+    return out
+  }
+
+  /// True for the names of built-in merge policies.
+  package static func isBuiltinMergePolicy(_ name: String) -> Bool {
+    ["replace", "keep", "merge", "append", "union", "max", "min"].contains(name)
   }
 
   /// Loads a schema from JSON text.
@@ -76,10 +102,10 @@ public final class Schema: @unchecked Sendable {
 
   /// Loads a schema document given as a jansson value (borrowed).
   package static func load(
-    _ document: JPtr, transformers: [String: Transformer] = [:]
+    _ document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]
   ) -> Result<Schema, StrataError> {
     do {
-      return .success(try Schema(loading: document, transformers: transformers))
+      return .success(try Schema(loading: document, transformers: transformers, mergers: mergers))
     } catch {
       return .failure(error)
     }
@@ -142,6 +168,19 @@ public final class Schema: @unchecked Sendable {
     }
     var mapper = Mapper(schema: self, mode: .json)
     if let objects = mapper.mapMany(value, type: type), mapper.errors.isEmpty { return .success(objects) }
+    return .failure(StrataError(mapper.errors))
+  }
+
+  /// Reads a canonical value (a canonical dictionary; with `"$type"` and
+  /// `"$unknown"` as archives carry them) as a new model named `model`.
+  package func mapCanonical(_ model: String, _ value: JPtr) -> Result<ModelObject, StrataError> {
+    let type: ModelType
+    switch modelType(model) {
+    case .success(let found): type = found
+    case .failure(let error): return .failure(error)
+    }
+    var mapper = Mapper(schema: self, mode: .canonical)
+    if let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty { return .success(object) }
     return .failure(StrataError(mapper.errors))
   }
 

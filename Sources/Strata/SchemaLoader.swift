@@ -7,24 +7,29 @@ struct SchemaLoader {
   private var errors: [ErrorDetail] = []
   /// Transformers the host registered, by name (built-in ones are always there).
   private let custom: [String: Transformer]
+  /// Mergers the host registered, by name.
+  private let mergers: [String: Merger]
 
-  init(transformers: [String: Transformer] = [:]) {
+  init(transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]) {
     self.custom = transformers
+    self.mergers = mergers
   }
   private var models: [ModelType] = []
   private var modelIndex: [String: Int] = [:]
 
   /// Keys that later releases give meaning to: refused with a clear message.
-  private static let laterDocumentKeys: Set<String> = ["migrations"]
+  private static let laterDocumentKeys: Set<String> = []
   private static let laterModelKeys: Set<String> = ["root"]
   private static let laterPropertyKeys: Set<String> = [
-    "merge", "inverse",
+    "inverse"
   ]
 
   /// The document's version and models, read by passes 1 and 2.
   struct Structure {
     let version: Int64
     let models: [ModelType]
+    /// The `migrations` steps, by version (see MigrationReader).
+    var migrations: [MigrationStep] = []
   }
 
   /// Passes 1 and 2: names, model keys and properties. Throws every error found.
@@ -57,6 +62,7 @@ struct SchemaLoader {
     }
     var version: Int64 = 0
     var modelsObject: JPtr? = nil
+    var migrationsValue: JPtr? = nil
     var sawFormat = false
     JValue.forEachMember(doc) { keyBytes, value in
       let key = JValue.keyString(keyBytes)
@@ -74,11 +80,13 @@ struct SchemaLoader {
         }
       case "models":
         modelsObject = value
+      case "migrations":
+        migrationsValue = value
       default:
         if Self.laterDocumentKeys.contains(key) {
           fail([key], "'\(key)' is not supported by this release of Strata yet")
         } else {
-          fail([key], "unknown schema key '\(key)' (expected strata, version, models)")
+          fail([key], "unknown schema key '\(key)' (expected strata, version, models, migrations)")
         }
       }
     }
@@ -108,7 +116,13 @@ struct SchemaLoader {
 
     // Pass 2: each model's keys and properties, bases first; then clusters.
     readModels(bodies)
-    return errors.isEmpty ? Structure(version: version, models: models) : nil
+    var migrations: [MigrationStep] = []
+    if let migrationsValue {
+      var reader = MigrationReader(version: version, transformers: custom)
+      migrations = reader.read(migrationsValue)
+      errors += reader.errors
+    }
+    return errors.isEmpty ? Structure(version: version, models: models, migrations: migrations) : nil
   }
 
   static func isIdentifier(_ name: String) -> Bool {
@@ -210,6 +224,7 @@ struct SchemaLoader {
     var propertiesValue: JPtr? = nil
     var claimed: [[String]: String] = [:]
     if let base {
+      model.base = base
       model.naming = base.naming
       model.properties = base.properties
       model.propertyIndex = base.propertyIndex
@@ -497,7 +512,7 @@ struct SchemaLoader {
           fail(path + [key], model: model, property: name, "'required' must be true or false")
           ok = false
         }
-      case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone":
+      case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone", "merge":
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
@@ -646,6 +661,11 @@ struct SchemaLoader {
           property: spec.name)
       }
       readDateKeys(body, rules: rules, type: spec.type, path: path, model: name, property: spec.name)
+      if let mergeValue = json_object_get(body, "merge") {
+        model.properties[index].merge = readMergePolicy(
+          mergeValue, type: spec.type, schema: schema, path: path + ["merge"], model: name,
+          property: spec.name)
+      }
       if !rules.transforms.isEmpty || rules.enumMap != nil || rules.validation != nil || rules.rewritesDates
         || rules.timezone != 0
       {
@@ -798,6 +818,50 @@ struct SchemaLoader {
     return out
   }
 
+  /// `merge`: a built-in policy that fits the property's type, or a registered merger.
+  private mutating func readMergePolicy(
+    _ value: JPtr, type: TypeRef, schema: Schema, path: [String], model: String, property: String
+  ) -> MergePolicy {
+    guard JValue.isString(value) else {
+      fail(path, model: model, property: property, "'merge' must be the name of a merge policy")
+      return .replace
+    }
+    let name = JValue.string(value)
+    let inner = type.unwrapped
+    func refuse(_ why: String) -> MergePolicy {
+      fail(path, model: model, property: property, "merge policy '\(name)' \(why)")
+      return .replace
+    }
+    switch name {
+    case "replace": return .replace
+    case "keep": return .keep
+    case "merge":
+      if case .model = inner { return .merge }
+      return refuse("merges nested models: the type must be a model")
+    case "append":
+      if inner.isArray { return .append }
+      return refuse("applies to arrays")
+    case "union":
+      guard case .array(let element) = inner, case .model(let index) = element.unwrapped,
+        index < schema.models.count
+      else { return refuse("applies to arrays of models") }
+      if schema.models[index].primaryKey.isEmpty {
+        return refuse("needs a primaryKey on '\(schema.models[index].name)' to tell elements apart")
+      }
+      return .union
+    case "max", "min":
+      switch inner {
+      case .int, .double, .date: return name == "max" ? .max : .min
+      default: return refuse("applies to numbers and dates")
+      }
+    default:
+      if let merger = mergers[name] { return .custom(merger) }
+      return refuse(
+        "is unknown (built in: replace, keep, merge, append, union, max, min; others must be registered before the schema is loaded)"
+      )
+    }
+  }
+
   /// `format` and `timezone`, for date properties.
   private mutating func readDateKeys(
     _ body: JPtr, rules: ValueRules, type: TypeRef, path: [String], model: String, property: String
@@ -925,10 +989,7 @@ struct SchemaLoader {
         bad(key, "unknown validation rule '\(key)' (expected min, max, minLength, maxLength, pattern, in)")
       }
     }
-    if let minimum = rules.minimum, let maximum = rules.maximum,
-      let probe = json_real(maximum.asDouble), (minimum.compare(probe) ?? 0) < 0
-    {
-      JValue.release(probe)
+    if let minimum = rules.minimum, let maximum = rules.maximum, minimum.asDouble > maximum.asDouble {
       bad("min", "'min' is greater than 'max'")
     }
     return ok ? rules : nil

@@ -6,34 +6,43 @@ import CJansson
 enum Serializer {
   // MARK: canonical
 
-  /// The canonical dictionary of a model (a new reference).
-  static func dictionary(_ object: ModelObject) -> JPtr? {
+  /// The canonical dictionary of a model (a new reference). With `archive`,
+  /// every model also carries the input keys it kept under `unknownKeys: keep`
+  /// as `"$unknown"` (what an archive must restore).
+  static func dictionary(_ object: ModelObject, archive: Bool = false) -> JPtr? {
     guard let out = json_object() else { return nil }
     if object.type.isSubtype, let tag = JValue.makeString(object.type.name) {
       JValue.setNew(out, "$type", tag)
     }
     let properties = object.type.properties
     for index in 0..<min(properties.count, object.slots.count) {
-      guard let value = canonical(object.slots[index]) else { continue }
+      guard let value = canonical(object.slots[index], archive: archive) else { continue }
       JValue.setNew(out, properties[index].name, value)
+    }
+    if archive, let unknown = object.unknown, json_object_size(unknown) > 0 {
+      JValue.setNew(out, "$unknown", JValue.retain(unknown))
     }
     return out
   }
 
   /// The canonical value of a slot (a new reference), or nil when absent.
-  static func canonical(_ slot: Slot) -> JPtr? {
+  static func canonical(_ slot: Slot, archive: Bool = false) -> JPtr? {
     switch slot {
     case .absent: return nil
     case .null: return json_null()
     case .leaf(let value): return JValue.retain(value)
-    case .model(let object): return dictionary(object)
+    case .model(let object): return dictionary(object, archive: archive)
     case .array(let elements):
       guard let out = json_array() else { return nil }
-      for element in elements { _ = json_array_append_new(out, canonical(element) ?? json_null()) }
+      for element in elements {
+        _ = json_array_append_new(out, canonical(element, archive: archive) ?? json_null())
+      }
       return out
     case .dict(let entries):
       guard let out = json_object() else { return nil }
-      for entry in entries { JValue.setNew(out, entry.key, canonical(entry.value) ?? json_null()) }
+      for entry in entries {
+        JValue.setNew(out, entry.key, canonical(entry.value, archive: archive) ?? json_null())
+      }
       return out
     }
   }

@@ -42,6 +42,18 @@ enum Slot {
     }
   }
 
+  /// Another reference to the same value: leaves retained, nested models
+  /// shared (they are never changed in place), collections rebuilt.
+  func shared() -> Slot {
+    switch self {
+    case .absent, .null, .model: return self
+    case .leaf(let value): return .leaf(JValue.retain(value))
+    case .array(let elements): return .array(ContiguousArray(elements.map { $0.shared() }))
+    case .dict(let entries):
+      return .dict(ContiguousArray(entries.map { DictEntry(key: $0.key, value: $0.value.shared()) }))
+    }
+  }
+
   /// True unless absent.
   var isPresent: Bool {
     if case .absent = self { return false }

@@ -14,6 +14,69 @@ public typealias ReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> 
 /// `strata_schema_builder_t`: the host transformers registered so far.
 final class SchemaBuilder {
   var transformers: [String: Transformer] = [:]
+  var mergers: [String: Merger] = [:]
+}
+
+/// The C type of a merger callback (`strata_merge_fn`).
+public typealias MergeCallback =
+  @convention(c) (
+    UnsafeMutablePointer<json_t>?, UnsafeMutablePointer<json_t>?, UnsafeMutableRawPointer?,
+    UnsafeMutablePointer<CChar>?, Int
+  ) -> UnsafeMutablePointer<json_t>?
+
+/// Calls a C merger, turning NULL into a refusal with its message.
+private func invokeMerger(
+  _ callback: MergeCallback, _ current: UnsafeMutablePointer<json_t>?,
+  _ incoming: UnsafeMutablePointer<json_t>,
+  _ payload: UnsafeMutableRawPointer?
+) -> Result<UnsafeMutablePointer<json_t>, MergeRefusal> {
+  let capacity = 256
+  return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+    guard let base = buffer.baseAddress else { return .failure(MergeRefusal("out of memory")) }
+    base.initialize(repeating: 0, count: capacity)
+    if let result = callback(current, incoming, payload, base, capacity) { return .success(result) }
+    base[capacity - 1] = 0
+    let message = String(cString: base)
+    return .failure(MergeRefusal(message.isEmpty ? "the merger refused the values" : message))
+  }
+}
+
+/// Registers a named merger.
+@_cdecl("strata_schema_builder_add_merger")
+public func strata_schema_builder_add_merger(
+  _ builder: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ merge: MergeCallback?,
+  _ payload: UnsafeMutableRawPointer?, _ release: ReleaseCallback?, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let builder else {
+    ErrorReporting.fail(.argument, "the builder is NULL", error)
+    return -1
+  }
+  guard let name = Handles.string(name), !name.isEmpty else {
+    ErrorReporting.fail(.argument, "the merger name is NULL or empty", error)
+    return -1
+  }
+  guard let merge else {
+    ErrorReporting.fail(.argument, "the merge function of '\(name)' is NULL", error)
+    return -1
+  }
+  let target = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
+  if Schema.isBuiltinMergePolicy(name) {
+    ErrorReporting.fail(.argument, "'\(name)' is a built-in merge policy: choose another name", error)
+    return -1
+  }
+  if target.mergers[name] != nil {
+    ErrorReporting.fail(.argument, "a merger named '\(name)' is already registered", error)
+    return -1
+  }
+  let payloadBits = payload.map { UInt(bitPattern: $0) }
+  func pointer() -> UnsafeMutableRawPointer? {
+    payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+  }
+  target.mergers[name] = Merger(
+    name: name, function: { invokeMerger(merge, $0, $1, pointer()) },
+    release: release.map { callback in { callback(pointer()) } })
+  ErrorReporting.succeed(error)
+  return 0
 }
 
 /// Calls a C transformer step, turning NULL into a failure with its message.
@@ -99,7 +162,7 @@ public func strata_schema_builder_load(
     return nil
   }
   let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-  return finishLoad(Schema.load(doc, transformers: source.transformers), error)
+  return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
 }
 
 /// Loads a schema from JSON text with the builder's transformers.
@@ -115,7 +178,7 @@ public func strata_schema_builder_loadb(
   case .success(let doc):
     defer { json_decref(doc) }
     let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(Schema.load(doc, transformers: source.transformers), error)
+    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
   case .failure(let failure):
     ErrorReporting.fail(failure, error)
     return nil
@@ -139,7 +202,7 @@ public func strata_schema_builder_load_file(
   case .success(let doc):
     defer { json_decref(doc) }
     let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(Schema.load(doc, transformers: source.transformers), error)
+    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
   case .failure(let failure):
     ErrorReporting.fail(failure, error)
     return nil

@@ -13,15 +13,27 @@ struct StrataCommand: ParsableCommand {
   )
 }
 
-/// `strata check SCHEMA`
+/// `strata check SCHEMA`, or `strata check OLD NEW` to compare two versions.
 struct Check: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Load a schema and print its errors (exit status 1 if there are any).")
+    abstract: "Load a schema and print its errors (exit status 1 if there are any).",
+    discussion: """
+      With two schemas, OLD and NEW, print every change from OLD to NEW that matters to data written \
+      under OLD, one per line, marked BREAKING (old archives or old JSON could no longer be read) or ok; \
+      the exit status is 1 when any change is breaking.
+      """)
 
-  @Argument(help: "The schema file.")
+  @Argument(help: "The schema file (with NEW: the old version).")
   var schema: String
 
+  @Argument(help: "The new version of the schema, to compare with the old one.")
+  var new: String? = nil
+
   func run() throws {
+    if let new {
+      try compare(old: schema, new: new)
+      return
+    }
     do {
       let loaded = try Schema(contentsOfFile: schema)
       print(
@@ -31,6 +43,30 @@ struct Check: ParsableCommand {
       Output.errors(error)
       throw ExitCode(1)
     }
+  }
+}
+
+extension Check {
+  /// `strata check OLD NEW`: one line per change, exit status 1 if any breaks old data.
+  func compare(old: String, new: String) throws {
+    let schemas: (Schema, Schema)
+    do {
+      schemas = (try Schema(contentsOfFile: old), try Schema(contentsOfFile: new))
+    } catch {
+      Output.errors(error)
+      throw ExitCode(1)
+    }
+    let changes = Schema.compare(old: schemas.0, new: schemas.1)
+    for change in changes {
+      let owner = change.property.isEmpty ? change.model : "\(change.model).\(change.property)"
+      let mark = change.breaking ? "BREAKING" : "ok"
+      print("\(mark)\t\(change.change.rawValue)\t\(owner)\t\(change.path)\t\(change.message)")
+    }
+    let breaking = changes.filter(\.breaking).count
+    print(
+      "\(old) -> \(new): \(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking (version \(schemas.0.version) -> \(schemas.1.version))"
+    )
+    if breaking > 0 { throw ExitCode(1) }
   }
 }
 

@@ -198,6 +198,9 @@ static void report_unexpected_failure(const char *file, const char *name, const 
     json_decref(errors);
 }
 
+/* Diff and patch, archives, compatibility: the keys of those cases. */
+#include "conformance_semantics.h"
+
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
 
@@ -206,6 +209,7 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
     char fallback_name[32];
     const char *name = json_string_value(json_object_get(c, "name"));
     const json_t *case_schema_doc = json_object_get(c, "schema");
+    const json_t *schema_name = json_object_get(c, "schemaName");
     const json_t *schema_errors = json_object_get(c, "schemaErrors");
     const json_t *errors = json_object_get(c, "errors");
     const json_t *dictionary = json_object_get(c, "dictionary");
@@ -231,6 +235,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
             return;
     }
     case_failed_already = 0;
+    if (schema_name != NULL)
+        case_schema_doc = schema_reference(schema_name);
 
     /* The schema: the case's own, or the file's. */
     memset(&err, 0, sizeof err);
@@ -265,6 +271,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
             report_unexpected_failure(file, name, "loading the case's schema");
         goto done;
     }
+    if (run_semantic_case(file, name, schema, c))
+        goto done; /* unarchive, archiveWith, compareWith */
     if (model_name == NULL) {
         if (errors || dictionary || json)
             fail(file, name, "the case has no `model`");
@@ -328,9 +336,11 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
             fail_values(file, name, "json", json, json_actual);
         json_decref(dict_actual);
         json_decref(json_actual);
-    } else {
+    } else if (!has_semantic_keys(c)) {
         fail(file, name, "the case expects nothing (no dictionary, json, errors or schemaErrors)");
     }
+    if (!many && model != NULL)
+        check_semantic_keys(file, name, schema, model, c); /* archive, diffFrom, patch, mergePatch */
 
 done:
     if (models != NULL) {
@@ -371,6 +381,7 @@ static void run_file(const char *path) {
     }
     file_schema = json_object_get(doc, "schema");
     cases = json_object_get(doc, "cases");
+    current_schemas = json_object_get(doc, "schemas");
     if (file_schema != NULL) {
         strata_error_t err;
         schema = strata_schema_load((json_t *)file_schema, &err);

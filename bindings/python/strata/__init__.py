@@ -19,7 +19,7 @@ file path), next to this package, or in the checkout's ``build/`` folder.
 from __future__ import annotations
 
 from . import _native
-from ._core import JSONInput, Model, Schema
+from ._core import JSONInput, Model, Schema, compare
 from ._errors import MappingError, SchemaError, StrataError
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "SchemaError",
     "MappingError",
     "JSONInput",
+    "compare",
     "library_version",
     "library_path",
     "__version__",

@@ -24,7 +24,7 @@ from ._errors import ErrorEntry, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
 
-__all__ = ["Schema", "Model", "JSONInput"]
+__all__ = ["Schema", "Model", "JSONInput", "compare"]
 
 #: What map() and Schema() accept: JSON text (str or bytes) or Python data
 #: that the json module can encode (dicts, lists, ...).
@@ -68,6 +68,7 @@ class Schema:
         self,
         doc: Union[str, bytes, bytearray, memoryview, Mapping[str, Any]],
         transformers: Optional[Mapping[str, Any]] = None,
+        mergers: Optional[Mapping[str, Any]] = None,
     ) -> None:
         _check_transformers(transformers)
         if isinstance(doc, os.PathLike):
@@ -76,8 +77,8 @@ class Schema:
             doc = dict(doc)
         buffer = _encode(doc)
         error = strata_error_t()
-        if transformers:
-            builder = new_builder(transformers)
+        if transformers or mergers:
+            builder = new_builder(transformers or {}, mergers)
             try:
                 handle = lib.strata_schema_builder_loadb(builder, buffer, len(buffer), byref(error))
             finally:
@@ -93,6 +94,7 @@ class Schema:
         cls,
         path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes],
         transformers: Optional[Mapping[str, Any]] = None,
+        mergers: Optional[Mapping[str, Any]] = None,
     ) -> "Schema":
         """Loads the schema document in the file at ``path``."""
         _check_transformers(transformers)
@@ -100,8 +102,8 @@ class Schema:
         if b"\0" in raw:
             raise ValueError(f"strata: a path cannot contain NUL: {path!r}")
         error = strata_error_t()
-        if transformers:
-            builder = new_builder(transformers)
+        if transformers or mergers:
+            builder = new_builder(transformers or {}, mergers)
             try:
                 handle = lib.strata_schema_builder_load_file(builder, raw, byref(error))
             finally:
@@ -177,6 +179,19 @@ class Schema:
             return models
         finally:
             lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+
+    def unarchive(self, blob: JSONInput) -> "Model":
+        """Restores a model from an archive (JSON text as ``str``/``bytes``, or a
+        dict). An archive of an older schema version is brought up to date by
+        the schema's ``migrations``; one from a newer version, or an older one
+        with no migration path, raises :class:`MappingError` (code ``argument``)
+        saying why. Errors of the values point under ``/values``."""
+        buffer = _encode(blob)
+        error = strata_error_t()
+        handle = lib.strata_unarchiveb(self._handle, buffer, len(buffer), byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), "cannot unarchive")
+        return Model._adopt(handle, self)
 
     def _model_name(self, model: str) -> bytes:
         if not isinstance(model, str):
@@ -325,6 +340,94 @@ class Model:
             raise StrataError(_native.last_errors(error), "strata_model_to_json failed")
         return _native.take_json(handle)
 
+    def merge(self, other: "Model") -> None:
+        """Merges ``other`` into this model, in place, by each property's
+        ``merge`` policy (replace, keep, merge, append, union, max, min or a
+        registered merger). ``other`` must be of this model or one related by
+        ``extends``. All or nothing: on error this model is unchanged.
+        (The hash follows the values: don't change a model kept in a set.)"""
+        if not isinstance(other, Model):
+            raise TypeError(f"strata: can only merge a Model, not {type(other).__name__}")
+        error = strata_error_t()
+        if lib.strata_model_merge(self._handle, other._handle, byref(error)) != 0:
+            raise MappingError(_native.last_errors(error), f"cannot merge into {self.model!r}")
+
+    def update(self, data: Any) -> None:
+        """Updates this model, in place, from API data (a dict, ``str`` or
+        ``bytes``): JSON Merge Patch lifted to models. Keys present are mapped,
+        validated and merged by policy; keys not present are untouched; ``None``
+        clears. All or nothing: on error nothing changes and every error is raised."""
+        buffer = _encode(data)
+        error = strata_error_t()
+        if lib.strata_model_updateb(self._handle, buffer, len(buffer), byref(error)) != 0:
+            raise MappingError(_native.last_errors(error), f"cannot update {self.model!r}")
+
+    # -- diff and patch, archives ------------------------------------------
+
+    def diff(self, other: "Model") -> List[Dict[str, Any]]:
+        """The changes from this model to ``other`` (of the same model and
+        schema) as an RFC 6902 JSON Patch over the canonical dictionaries:
+        ``m.patch(m.diff(other)) == other``. Raises :class:`MappingError`
+        (code ``argument``) for models of different schemas or models."""
+        other = _same_kind(other)
+        error = strata_error_t()
+        handle = lib.strata_model_diff(self._handle, other._handle, byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot diff {self.model!r}")
+        result: List[Dict[str, Any]] = _native.take_json(handle)
+        return result
+
+    def merge_diff(self, other: "Model") -> Dict[str, Any]:
+        """The changes from this model to ``other`` as a merge patch (RFC 7396,
+        lifted: ``None`` sets a property to null): ``m.merge_patch(m.merge_diff(other))
+        == other``. A property this model holds and ``other`` lacks cannot be
+        said in a merge patch: :class:`MappingError` names it (use :meth:`diff`)."""
+        other = _same_kind(other)
+        error = strata_error_t()
+        handle = lib.strata_model_diff_merge(self._handle, other._handle, byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot merge-diff {self.model!r}")
+        result: Dict[str, Any] = _native.take_json(handle)
+        return result
+
+    def patch(self, ops: JSONInput) -> "Model":
+        """A new model: this one with the RFC 6902 JSON Patch ``ops`` (a list of
+        operations, or its JSON text) applied to its canonical dictionary.
+        Raises :class:`MappingError`: ``argument`` errors for a failing
+        operation (paths into the patch, ``/2/path``), mapping errors for an
+        invalid result (paths into the patched dictionary)."""
+        return self._patched(lib.strata_model_patch, ops, "patch")
+
+    def merge_patch(self, patch: JSONInput) -> "Model":
+        """A new model: this one with the lifted merge patch ``patch`` (a dict,
+        or its JSON text; ``None`` sets null) applied to its canonical dictionary."""
+        return self._patched(lib.strata_model_merge_patch, patch, "merge-patch")
+
+    def _patched(self, function: Any, patch: JSONInput, what: str) -> "Model":
+        json_handle = _json_handle(patch, f"cannot {what} {self.model!r}")
+        try:
+            error = strata_error_t()
+            handle = function(self._handle, json_handle, byref(error))
+        finally:
+            lib.strata_json_decref(json_handle)
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot {what} {self.model!r}")
+        return Model._adopt(handle, self._schema)
+
+    def archive(self) -> str:
+        """A self-describing archive of the model as JSON text:
+        ``{"strata-archive": 1, "version": V, "model": "Name", "values": {...}}``,
+        the values being the canonical dictionary with ``$type``, ``$unknown``
+        and the properties ``json: false`` hides. ``schema.unarchive()`` restores it."""
+        error = strata_error_t()
+        handle = lib.strata_model_archive(self._handle, byref(error))
+        if not handle:
+            raise StrataError(_native.last_errors(error), "strata_model_archive failed")
+        try:
+            return _native.dumps(handle)
+        finally:
+            lib.strata_json_decref(handle)
+
     def copy(self) -> "Model":
         """A deep copy that shares no mutable state with this model."""
         handle = lib.strata_model_copy(self._handle)
@@ -380,3 +483,37 @@ def _short(value: Any) -> str:
     if isinstance(value, str) and len(value) > _REPR_VALUE_WIDTH:
         return repr(value[: _REPR_VALUE_WIDTH - 3] + "...")
     return repr(value)
+
+
+def _same_kind(other: Any) -> "Model":
+    if not isinstance(other, Model):
+        raise TypeError(f"strata: can only diff against a Model, not {type(other).__name__}")
+    return other
+
+
+def _json_handle(data: JSONInput, summary: str) -> int:
+    """A new json_t reference holding ``data`` (Python data or JSON text)."""
+    buffer = _encode(data)
+    error = strata_error_t()
+    handle = lib.strata_json_loadb(buffer, len(buffer), byref(error))
+    if not handle:
+        raise MappingError(_native.last_errors(error), summary)
+    return int(handle)
+
+
+def compare(old: Any, new: Any) -> List[Dict[str, Any]]:
+    """The changes from schema ``old`` to schema ``new`` (each a :class:`Schema`
+    or a schema document) that matter to data written under ``old``: a list of
+    dicts with ``path``, ``model``, ``property``, ``change`` (``model-removed``,
+    ``property-removed``, ``type-narrowed``, ``type-widened``,
+    ``required-added``, ``json-key-changed``, ``enum-value-removed``,
+    ``property-added``, ``model-added``), ``message`` and ``breaking`` (True
+    when old archives or old JSON could no longer be read)."""
+    old_schema = old if isinstance(old, Schema) else Schema(old)
+    new_schema = new if isinstance(new, Schema) else Schema(new)
+    error = strata_error_t()
+    handle = lib.strata_schema_compare(old_schema._handle, new_schema._handle, byref(error))
+    if not handle:
+        raise StrataError(_native.last_errors(error), "cannot compare the schemas")
+    result: List[Dict[str, Any]] = _native.take_json(handle)
+    return result

@@ -145,6 +145,8 @@ def _load(path: Path) -> ctypes.CDLL:
 
 #: strata_transform_fn: json_t *(*)(json_t *value, void *payload, char *message, size_t size)
 TRANSFORM_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
+#: strata_merge_fn: json_t *(*)(json_t *current, json_t *incoming, void *payload, char *message, size_t size)
+MERGE_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
 #: strata_release_fn: void (*)(void *payload)
 RELEASE_FN = ctypes.CFUNCTYPE(None, c_void_p)
 
@@ -198,6 +200,16 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
     fn("strata_schema_builder_load", schema_p, c_void_p, json_p, error_p)
     fn("strata_schema_builder_loadb", schema_p, c_void_p, c_char_p, c_size_t, error_p)
     fn("strata_schema_builder_load_file", schema_p, c_void_p, c_char_p, error_p)
+    fn(
+        "strata_schema_builder_add_merger",
+        ctypes.c_int,
+        c_void_p,
+        c_char_p,
+        MERGE_FN,
+        c_void_p,
+        RELEASE_FN,
+        error_p,
+    )
 
     # Mapping
     fn("strata_map", model_p, schema_p, c_char_p, json_p, error_p)
@@ -244,10 +256,41 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
     fn("strata_model_hash", c_uint64, model_p)
     fn("strata_model_copy", model_p, model_p)
 
+    # Merge and update
+    fn("strata_model_merge", ctypes.c_int, model_p, model_p, error_p)
+    fn("strata_model_update", ctypes.c_int, model_p, json_p, error_p)
+    fn("strata_model_updateb", ctypes.c_int, model_p, c_char_p, c_size_t, error_p)
+
+
+def _declare_diff_and_archives(lib: ctypes.CDLL, path: Path) -> None:
+    """Declares the functions of the header's "Diff and patch" and "Archives
+    and versions" sections."""
+    table = (
+        ("strata_model_diff", json_p, (model_p, model_p, error_p)),
+        ("strata_model_diff_merge", json_p, (model_p, model_p, error_p)),
+        ("strata_model_patch", model_p, (model_p, json_p, error_p)),
+        ("strata_model_merge_patch", model_p, (model_p, json_p, error_p)),
+        ("strata_model_archive", json_p, (model_p, error_p)),
+        ("strata_unarchive", model_p, (schema_p, json_p, error_p)),
+        ("strata_unarchiveb", model_p, (schema_p, c_char_p, c_size_t, error_p)),
+        ("strata_schema_compare", json_p, (schema_p, schema_p, error_p)),
+    )
+    for name, restype, argtypes in table:
+        try:
+            func = getattr(lib, name)
+        except AttributeError as exc:
+            raise ImportError(
+                f"strata: {path} does not export {name}(); "
+                f"is it an older or incomplete build of libstrata?"
+            ) from exc
+        func.restype = restype
+        func.argtypes = list(argtypes)
+
 
 library_path: Path = find_library()
 lib: ctypes.CDLL = _load(library_path)
 _declare(lib, library_path)
+_declare_diff_and_archives(lib, library_path)
 
 
 def text(raw: Optional[bytes]) -> str:

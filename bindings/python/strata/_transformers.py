@@ -16,7 +16,7 @@ import threading
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from . import _native
-from ._native import RELEASE_FN, TRANSFORM_FN, lib
+from ._native import MERGE_FN, RELEASE_FN, TRANSFORM_FN, lib
 
 Function = Callable[[Any], Any]
 
@@ -65,8 +65,30 @@ def _step(function: Function) -> Any:
     return TRANSFORM_FN(call)
 
 
-def new_builder(transformers: Mapping[str, Any]) -> int:
-    """A schema builder holding ``transformers`` (name -> (forward, reverse or None)).
+def _merge_step(function: Callable[[Any, Any], Any]) -> Any:
+    def call(
+        current: Optional[int], incoming: Optional[int], payload: Optional[int], buffer: Optional[int], size: int
+    ) -> Optional[int]:
+        try:
+            mine = json.loads(_native.dumps(current)) if current else None
+            theirs = json.loads(_native.dumps(incoming or 0))
+            result = function(mine, theirs)
+            text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except Exception as exc:  # a refusal, with the exception's type and message
+            _write_message(buffer, size, f"{type(exc).__name__}: {exc}")
+            return None
+        handle = lib.strata_json_loadb(text, len(text), None)
+        if not handle:
+            _write_message(buffer, size, "the merger returned a value JSON cannot hold")
+            return None
+        return int(handle)
+
+    return MERGE_FN(call)
+
+
+def new_builder(transformers: Mapping[str, Any], mergers: Optional[Mapping[str, Any]] = None) -> int:
+    """A schema builder holding ``transformers`` (name -> (forward, reverse or
+    None)) and ``mergers`` (name -> callable(current, incoming) -> merged).
 
     Raises TypeError for a malformed mapping; the caller frees the builder.
     """
@@ -91,6 +113,20 @@ def new_builder(transformers: Mapping[str, Any]) -> int:
             if status != 0:
                 _release(key)
                 raise SchemaError(_native.last_errors(error), f"cannot register transformer {name!r}")
+        for name, function in (mergers or {}).items():
+            if not isinstance(name, str) or not callable(function):
+                raise TypeError(f"strata: merger {name!r} must be a callable(current, incoming)")
+            callback = _merge_step(function)
+            key = next(_ids)
+            with _alive_lock:
+                _alive[key] = (callback, None)
+            error = _native.strata_error_t()
+            status = lib.strata_schema_builder_add_merger(
+                builder, name.encode("utf-8"), callback, key, _RELEASE, ctypes.byref(error)
+            )
+            if status != 0:
+                _release(key)
+                raise SchemaError(_native.last_errors(error), f"cannot register merger {name!r}")
     except BaseException:
         lib.strata_schema_builder_free(builder)
         raise

@@ -12,8 +12,9 @@ import pytest
 
 import strata
 from jsoncompare import errors_difference, json_difference
+from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
-RESULT_KEYS = ("dictionary", "json", "errors", "schemaErrors")
+RESULT_KEYS = ("dictionary", "json", "errors", "schemaErrors") + SEMANTIC_RESULT_KEYS
 
 
 def _as_document(value: Any) -> Any:
@@ -25,7 +26,9 @@ def _as_document(value: Any) -> Any:
 
 
 def _schema_doc(group: Dict[str, Any], case: Dict[str, Any]) -> Any:
-    """The case's schema, else its file's."""
+    """The case's schema (or the one of the file's ``schemas`` it names), else its file's."""
+    if "schemaName" in case:
+        return _as_document(group.get("schemas", {}).get(case["schemaName"]))
     if "schema" in case:
         return _as_document(case["schema"])
     if "schema" not in group:
@@ -58,6 +61,8 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
         schema = strata.Schema(_schema_doc(group, case))
     except strata.SchemaError as exc:
         pytest.fail(f"the schema does not load:\n{exc}")
+    if run_semantic_case(group, case, schema):  # unarchive, archiveWith, compareWith
+        return
     model = case.get("model")
     if model is None:
         pytest.fail("the case has no model")
@@ -90,3 +95,6 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
         problem = json_difference(case[key], actual)
         if problem:
             pytest.fail(f"{key} differs {problem}\nexpected: {case[key]!r}\nactual:   {actual!r}")
+
+    if not many:
+        check_semantic_keys(schema, case, models[0])  # archive, diffFrom, patch, mergePatch
