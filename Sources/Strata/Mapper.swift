@@ -267,7 +267,7 @@ struct Mapper {
       }
       steps.append(.name(spec.name))
       defer { steps.removeLast() }
-      return propertyValue(member, spec.type, owner, nil)
+      return propertyValue(member, spec.type, owner, spec.rules)
     }
     switch spec.location {
     case .none:
@@ -676,6 +676,9 @@ struct Mapper {
         return nil
       }
       mapped = JValue.retain(modelValue)
+    } else if mode == .canonical, let enumMap = rules.enumMap, !enumMap.holds(modelValue: value) {
+      report(.enumValue, "\(Self.show(value)) is not one of the enum's model values", owner)
+      return nil
     }
     let current = value
     guard let result = mapped ?? scalar(current, type, owner, rules) else { return nil }

@@ -63,6 +63,12 @@ final class EnumMap: @unchecked Sendable {
     return fallback
   }
 
+  /// True when `value` (borrowed) is a model value of the mapping or its default.
+  func holds(modelValue value: JPtr) -> Bool {
+    if let fallback, json_equal(fallback, value) != 0 { return true }
+    return pairs.contains { json_equal($0.model, value) != 0 }
+  }
+
   /// The JSON value for a model value (borrowed), or nil if the mapping lacks it.
   func reverse(_ value: JPtr) -> JPtr? {
     for pair in pairs where json_equal(pair.model, value) != 0 { return pair.json }
