@@ -28,8 +28,12 @@ extension PathStep {
       var names: [String]
       if let pluck = pendingPluck {
         pendingPluck = nil
-        if case .index(let index) = step {
-          tokens += pluck.array.map(\.name) + [String(index)] + pluck.element.map(\.name)
+        // The next step is an index of the plucked array (a transformer names it as text).
+        var index: String? = nil
+        if case .index(let position) = step { index = String(position) }
+        if case .name(let text) = step, !text.isEmpty, text.allSatisfy(\.isNumber) { index = text }
+        if let index {
+          tokens += pluck.array.map(\.name) + [index] + pluck.element.map(\.name)
           continue
         }
         tokens += pluck.array.map(\.name)

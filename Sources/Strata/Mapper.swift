@@ -29,6 +29,9 @@ struct Mapper {
   private var partial = false
   /// True while reading a property of a partial model.
   private var clearing = false
+  /// True while reading a property of a partial model whose null means "clear"
+  /// (required properties cannot be cleared).
+  private var clearsNull = false
   var errors: [ErrorDetail] = []
   private var steps: [PathStep] = []
   private var depth = 0
@@ -259,6 +262,7 @@ struct Mapper {
     let owner = Owner(model: type, property: index)
     // Nested models of a partial model are partial only where they merge.
     clearing = partial
+    clearsNull = partial && !spec.required
     partial = partial && spec.merge.mergesModels
     if mode == .canonical {
       let key = Key(spec.name)
@@ -399,6 +403,11 @@ struct Mapper {
     for position in 0..<json_array_size(array) {
       guard let element = json_array_get(array, position) else { continue }
       let elementPath = arrayPath + [.index(position)]
+      if JValue.isNull(element) {
+        // Through a null element the plucked value is null.
+        _ = json_array_append_new(built, json_null())
+        continue
+      }
       guard JValue.isObject(element) else {
         report(
           .path, "key path \(spec.locationText) runs through \(JValue.typeName(element)), not an object",
@@ -433,7 +442,7 @@ struct Mapper {
   }
 
   private mutating func nullValue(_ type: TypeRef, _ owner: Owner, extra: [PathStep] = []) -> Slot {
-    if type.acceptsNull || clearing { return .null }
+    if type.acceptsNull || clearsNull { return .null }
     report(.null, "expected \(typeName(type)), found null", owner, extra: extra)
     return .absent
   }

@@ -74,6 +74,12 @@ struct Merging {
       {
       case .keep: slots.append(target.slots[index])
       case .set(let slot):
+        if !keepsLengths(slot, spec, Owner(model: target.type, property: index), path: path + [spec.name]) {
+          slot.release()
+          failed = true
+          slots.append(target.slots[index])
+          continue
+        }
         fresh.append(index)
         slots.append(slot)
       case .failed:
@@ -117,11 +123,12 @@ struct Merging {
   {
     if case .absent = incoming { return .keep }
     if case .null = incoming {
-      // From an update: null clears (to absent where the type has no null).
-      if !spec.type.acceptsNull { return current.isPresent ? .set(.absent) : .keep }
+      // Null clears (from an update: to absent where the type has no null),
+      // except where the policy keeps a value that is there.
+      let cleared: Slot = spec.type.acceptsNull ? .null : .absent
       switch spec.merge {
-      case .keep, .max, .min: return Self.holdsValue(current) ? .keep : .set(.null)
-      default: return .set(.null)
+      case .keep, .max, .min: return Self.holdsValue(current) ? .keep : .set(cleared)
+      default: return current.isPresent || spec.type.acceptsNull ? .set(cleared) : .keep
       }
     }
     switch spec.merge {
@@ -130,7 +137,10 @@ struct Merging {
     case .keep:
       return Self.holdsValue(current) ? .keep : .set(incoming.shared())
     case .merge:
-      if case .model(let mine) = current, case .model(let theirs) = incoming {
+      if case .model(let mine) = current, case .model(let theirs) = incoming,
+        mine.type === theirs.type || mine.type.isSelfOrDescendant(of: theirs.type)
+          || theirs.type.isSelfOrDescendant(of: mine.type)
+      {
         guard let (merged, fresh, unknown) = mergedSlots(mine, theirs, path: path) else { return .failed }
         // Kept slots are `mine`'s own: `combined` takes its own references to them.
         var slots = merged
@@ -140,6 +150,9 @@ struct Merging {
         combined.unknown = unknown ?? mine.unknown.flatMap { json_copy($0) }
         return .set(.model(combined))
       }
+      // Nothing to merge into: the incoming model stands alone and must be whole
+      // (an update's nested object is partial).
+      if case .model(let theirs) = incoming, !complete(theirs, path: path) { return .failed }
       return .set(incoming.shared())
     case .append:
       guard Self.holdsValue(current) else { return .set(incoming.shared()) }
@@ -191,6 +204,51 @@ struct Merging {
         return .set(slot)
       }
     }
+  }
+
+  /// False (after reporting) when a merged array or string breaks the
+  /// property's `minLength` / `maxLength` (append and union can grow a value).
+  private mutating func keepsLengths(_ slot: Slot, _ spec: PropertySpec, _ owner: Owner, path: [String])
+    -> Bool
+  {
+    guard let validation = spec.rules?.validation, validation.minLength != nil || validation.maxLength != nil
+    else {
+      return true
+    }
+    var failure: String? = nil
+    switch slot {
+    case .leaf(let value):
+      if JValue.isArray(value) {
+        failure = validation.lengthFailure(json_array_size(value), of: "the merged array")
+      } else if JValue.isString(value) {
+        failure = validation.lengthFailure(Validation.characterCount(value), of: "the merged string")
+      }
+    case .array(let elements): failure = validation.lengthFailure(elements.count, of: "the merged array")
+    default: break
+    }
+    guard let failure else { return true }
+    fail(.validation, failure, owner, path)
+    return false
+  }
+
+  /// False (after reporting `missing` errors) when a model lacks required
+  /// properties, looking into nested models that merge.
+  private mutating func complete(_ object: ModelObject, path: [String]) -> Bool {
+    var whole = true
+    for (index, spec) in object.type.properties.enumerated() where index < object.slots.count {
+      let slot = object.slots[index]
+      if spec.required && !slot.isPresent {
+        fail(
+          .missing, "'\(spec.name)' is required: an update into an absent '\(object.type.name)' must give it",
+          Owner(model: object.type, property: index), path + [spec.name])
+        whole = false
+      } else if spec.merge.mergesModels, case .model(let nested) = slot,
+        !complete(nested, path: path + [spec.name])
+      {
+        whole = false
+      }
+    }
+    return whole
   }
 
   /// True when the slot holds a value (not absent, not null).

@@ -992,6 +992,11 @@ struct SchemaLoader {
     if let minimum = rules.minimum, let maximum = rules.maximum, minimum.asDouble > maximum.asDouble {
       bad("min", "'min' is greater than 'max'")
     }
+    if let minimum = rules.minimumDate, let maximum = rules.maximumDate,
+      DateOrder.compare(minimum, maximum) > 0
+    {
+      bad("min", "'min' is later than 'max'")
+    }
     return ok ? rules : nil
   }
 

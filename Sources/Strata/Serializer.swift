@@ -209,6 +209,10 @@ enum Serializer {
   /// The reverse of plucking `users[].name`: element `i` of `values` (stolen)
   /// goes to `users/i/name`, creating the array and its objects as needed.
   static func scatter(_ values: JPtr, into object: JPtr, _ arrayKeys: [Key], _ elementKeys: [Key]) {
+    if JValue.isNull(values) {
+      place(values, at: arrayKeys[...], in: object)  // a null array: null at the prefix
+      return
+    }
     defer { JValue.release(values) }
     guard JValue.isArray(values), let last = arrayKeys.last else { return }
     // The objects on the way to the array.

@@ -102,6 +102,7 @@ func conformance(_ testCase: ConformanceCase) throws {
     return
   }
   if runSemanticCase(testCase, schema) { return }  // unarchive, archiveWith, compareWith
+  if runMergeCase(testCase, schema) { return }  // mergeWith, update
   guard case .string(let model)? = body["model"] else {
     Issue.record("case has no model")
     return

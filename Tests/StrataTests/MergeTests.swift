@@ -17,6 +17,7 @@ private let mergeSchema: JSON = [
         "firstSeen": ["type": "date", "merge": "min"],
         "score": ["type": "int", "merge": "sum"],
         "note": ["type": "string", "json": false],
+        "milestone": ["type": "string"],
       ],
     ],
     "User": ["properties": ["login": ["type": "string"], "name": ["type": "string?"]]],
@@ -110,9 +111,13 @@ private func schema() throws -> Schema {
   #expect(a["comments"] == 9)
   #expect(a["events"] == ["x"])
   #expect(a["number"] == 1)  // required keys may be missing from an update
-  // null clears a property without null to absent
-  try a.update(["comments": nil])
-  #expect(!a.has("comments"))
+  // null clears a property without null to absent; max keeps the value that is there
+  try a.update(["milestone": "v1"])
+  try a.update(["milestone": nil, "comments": nil])
+  #expect(!a.has("milestone"))
+  #expect(a["comments"] == 9)
+  // a required property cannot be cleared
+  #expect(throws: StrataError.self) { try a.update(["number": nil]) }
 }
 
 @Test func updateIsAllOrNothing() throws {

@@ -200,6 +200,8 @@ static void report_unexpected_failure(const char *file, const char *name, const 
 
 /* Diff and patch, archives, compatibility: the keys of those cases. */
 #include "conformance_semantics.h"
+/* Merge and update: the keys mergeWith, mergeModel, update. */
+#include "conformance_merge.h"
 
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
@@ -273,6 +275,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
     }
     if (run_semantic_case(file, name, schema, c))
         goto done; /* unarchive, archiveWith, compareWith */
+    if (run_merge_case(file, name, schema, c))
+        goto done; /* mergeWith, update */
     if (model_name == NULL) {
         if (errors || dictionary || json)
             fail(file, name, "the case has no `model`");

@@ -12,6 +12,7 @@ import pytest
 
 import strata
 from jsoncompare import errors_difference, json_difference
+from merge_conformance import run_merge_case
 from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
 RESULT_KEYS = ("dictionary", "json", "errors", "schemaErrors") + SEMANTIC_RESULT_KEYS
@@ -62,6 +63,8 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
     except strata.SchemaError as exc:
         pytest.fail(f"the schema does not load:\n{exc}")
     if run_semantic_case(group, case, schema):  # unarchive, archiveWith, compareWith
+        return
+    if run_merge_case(case, schema):  # mergeWith, update
         return
     model = case.get("model")
     if model is None:

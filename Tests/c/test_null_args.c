@@ -1,0 +1,347 @@
+/*
+ * test_null_args.c - bad C usage, function by function: NULL for each pointer
+ * argument of every function of include/strata.h (one at a time, the others
+ * valid, and all at once), a model of one schema passed with another, and
+ * custom callbacks that misbehave. Each call must return its error value
+ * (NULL, -1, 0 as the header says) with an "argument" error when it takes a
+ * strata_error_t - never crash.
+ *
+ * check_null_coverage.sh (ctest: null-args-coverage) checks that every
+ * function the header declares is called here, so a new function cannot be
+ * added without its NULL checks.
+ *
+ * The last line is `N checks, N failed`; exit status 1 on any failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <strata.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks, failed;
+
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        checks++;                                                                        \
+        if (!(cond)) {                                                                   \
+            failed++;                                                                    \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
+        }                                                                                \
+    } while (0)
+
+/* `call` fails with an "argument" error in `err`. */
+#define CHECK_ARG(call_ok)                                                               \
+    do {                                                                                 \
+        strata_error_t *e_ = &err;                                                       \
+        memset(e_, 0, sizeof *e_);                                                       \
+        checks++;                                                                        \
+        if (!(call_ok) || err.code != STRATA_ERROR_ARGUMENT || err.count != 1) {         \
+            failed++;                                                                    \
+            fprintf(stderr, "%s:%d: %s: code %d (%s) count %zu\n", __FILE__, __LINE__,   \
+                    #call_ok, (int)err.code, err.message, err.count);                    \
+        }                                                                                \
+    } while (0)
+
+static const char *SCHEMA =
+    "{\"strata\": 1, \"version\": 2, \"models\": {"
+    " \"Issue\": {\"primaryKey\": \"number\", \"properties\": {"
+    "   \"number\": {\"type\": \"int\"}, \"title\": {\"type\": \"string\"},"
+    "   \"createdAt\": {\"type\": \"date\"},"
+    "   \"tags\": {\"type\": \"[string]\", \"merge\": \"append\"},"
+    "   \"score\": {\"type\": \"int\", \"merge\": \"sum\"},"
+    "   \"code\": {\"type\": \"string\", \"transform\": \"upper\"}}},"
+    " \"Special\": {\"extends\": \"Issue\", \"properties\": {\"extra\": {\"type\": \"bool\"}}},"
+    " \"User\": {\"properties\": {\"login\": {\"type\": \"string\"}}}"
+    "}}";
+
+/* A transformer that upper-cases strings; misbehaves on request. */
+static int transformer_mode; /* 0 ok, 1 NULL with no message, 2 wrong type, 3 NULL with message */
+static json_t *upper(json_t *value, void *payload, char *message, size_t size) {
+    const char *s = json_string_value(value);
+    char buffer[64];
+    size_t i;
+    (void)payload;
+    if (transformer_mode == 1)
+        return NULL;
+    if (transformer_mode == 2)
+        return json_integer(42);
+    if (transformer_mode == 3) {
+        snprintf(message, size, "refused %s", s ? s : "a non-string");
+        return NULL;
+    }
+    if (s == NULL) {
+        snprintf(message, size, "not a string");
+        return NULL;
+    }
+    for (i = 0; s[i] && i < sizeof buffer - 1; i++)
+        buffer[i] = (char)(s[i] >= 'a' && s[i] <= 'z' ? s[i] - 32 : s[i]);
+    buffer[i] = '\0';
+    return json_string(buffer);
+}
+
+static int merger_mode; /* 0 sum, 1 NULL with no message, 2 wrong type, 3 returns `incoming` borrowed+incref */
+static json_t *sum(json_t *current, json_t *incoming, void *payload, char *message, size_t size) {
+    (void)payload;
+    (void)message;
+    (void)size;
+    if (merger_mode == 1)
+        return NULL;
+    if (merger_mode == 2)
+        return json_string("not an int");
+    if (merger_mode == 3)
+        return json_incref(incoming);
+    return json_integer(json_integer_value(current) + json_integer_value(incoming));
+}
+
+static int released;
+static void release_payload(void *payload) {
+    (void)payload;
+    released++;
+}
+
+static strata_schema_t *load_with(strata_schema_builder_t *builder) {
+    strata_error_t err;
+    strata_schema_t *s = strata_schema_builder_loadb(builder, SCHEMA, strlen(SCHEMA), &err);
+    if (s == NULL)
+        fprintf(stderr, "cannot load the schema: %s at %s: %s\n", err.code_name, err.path, err.message);
+    return s;
+}
+
+int main(void) {
+    strata_error_t err;
+    strata_schema_builder_t *builder = strata_schema_builder_new();
+    strata_schema_t *schema, *other;
+    strata_model_t *model, *foreign, *user, *special;
+    json_t *json = json_pack("{s:i, s:s, s:s, s:[s], s:i, s:s}", "number", 1, "title", "t", "createdAt",
+                             "2024-01-02T03:04:05Z", "tags", "a", "score", 2, "code", "x");
+    json_t *ops = json_array(), *obj = json_object(), *archive;
+    size_t count = 0;
+    int64_t seconds = 0;
+    int32_t nanoseconds = 0;
+    char path[] = "/nonexistent/schema.json";
+
+    CHECK(builder != NULL);
+    CHECK(strata_schema_builder_add_transformer(builder, "upper", upper, NULL, NULL, release_payload, &err) == 0);
+    CHECK(strata_schema_builder_add_merger(builder, "sum", sum, NULL, release_payload, &err) == 0);
+    schema = load_with(builder);
+    other = load_with(builder);
+    if (schema == NULL || other == NULL)
+        return 1;
+    model = strata_map(schema, "Issue", json, &err);
+    foreign = strata_map(other, "Issue", json, &err);
+    user = strata_mapb(schema, "User", "{\"login\": \"ann\"}", 16, &err);
+    special = strata_mapb(schema, "Special", "{\"number\": 1, \"extra\": true}", 28, &err);
+    CHECK(model && foreign && user && special);
+    if (!(model && foreign && user && special))
+        return 1;
+    archive = strata_model_archive(model, &err);
+    CHECK(archive != NULL);
+
+    /* ---- library ---- */
+    CHECK(strata_version() != NULL);
+    (void)strata_errors();
+    strata_json_decref(NULL);
+    CHECK(strata_json_dumps(NULL) == NULL);
+    CHECK_ARG(strata_json_loadb(NULL, 2, &err) == NULL);
+    CHECK_ARG(strata_json_loadb(NULL, 0, &err) == NULL);
+    CHECK(strata_json_loadb(NULL, 2, NULL) == NULL);
+    /* a length that is negative as a signed size: refused, not read */
+    CHECK_ARG(strata_json_loadb("{}", (size_t)-1, &err) == NULL);
+    CHECK_ARG(strata_schema_loadb("{}", (size_t)-1, &err) == NULL);
+    CHECK_ARG(strata_mapb(schema, "Issue", "{}", (size_t)-1, &err) == NULL);
+    strata_free(NULL);
+
+    /* ---- schemas ---- */
+    CHECK_ARG(strata_schema_load(NULL, &err) == NULL);
+    CHECK(strata_schema_load(NULL, NULL) == NULL);
+    CHECK_ARG(strata_schema_loadb(NULL, 5, &err) == NULL);
+    CHECK(strata_schema_loadb(NULL, 5, NULL) == NULL);
+    CHECK_ARG(strata_schema_load_file(NULL, &err) == NULL);
+    CHECK(strata_schema_load_file(NULL, NULL) == NULL);
+    CHECK(strata_schema_load_file(path, NULL) == NULL);
+    CHECK(strata_schema_incref(NULL) == NULL);
+    strata_schema_decref(NULL);
+    CHECK(strata_schema_version(NULL) == -1);
+    CHECK(strata_schema_model_count(NULL) == 0);
+    CHECK(strata_schema_model_name(NULL, 0) == NULL);
+    CHECK(strata_schema_model_name(schema, (size_t)-1) == NULL);
+
+    /* ---- the builder ---- */
+    strata_schema_builder_free(NULL);
+    CHECK_ARG(strata_schema_builder_add_transformer(NULL, "t", upper, NULL, NULL, NULL, &err) == -1);
+    CHECK_ARG(strata_schema_builder_add_transformer(builder, NULL, upper, NULL, NULL, NULL, &err) == -1);
+    CHECK_ARG(strata_schema_builder_add_transformer(builder, "t2", NULL, upper, NULL, NULL, &err) == -1);
+    CHECK(strata_schema_builder_add_transformer(NULL, NULL, NULL, NULL, NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_schema_builder_add_merger(NULL, "m", sum, NULL, NULL, &err) == -1);
+    CHECK_ARG(strata_schema_builder_add_merger(builder, NULL, sum, NULL, NULL, &err) == -1);
+    CHECK_ARG(strata_schema_builder_add_merger(builder, "m2", NULL, NULL, NULL, &err) == -1);
+    CHECK(strata_schema_builder_add_merger(NULL, NULL, NULL, NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_schema_builder_load(NULL, json, &err) == NULL);
+    CHECK_ARG(strata_schema_builder_load(builder, NULL, &err) == NULL);
+    CHECK(strata_schema_builder_load(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_schema_builder_loadb(NULL, SCHEMA, strlen(SCHEMA), &err) == NULL);
+    CHECK_ARG(strata_schema_builder_loadb(builder, NULL, 4, &err) == NULL);
+    CHECK(strata_schema_builder_loadb(NULL, NULL, 0, NULL) == NULL);
+    CHECK_ARG(strata_schema_builder_load_file(NULL, path, &err) == NULL);
+    CHECK_ARG(strata_schema_builder_load_file(builder, NULL, &err) == NULL);
+    CHECK(strata_schema_builder_load_file(NULL, NULL, NULL) == NULL);
+
+    /* ---- mapping ---- */
+    CHECK_ARG(strata_map(NULL, "Issue", json, &err) == NULL);
+    CHECK_ARG(strata_map(schema, NULL, json, &err) == NULL);
+    CHECK_ARG(strata_map(schema, "Issue", NULL, &err) == NULL);
+    CHECK(strata_map(NULL, NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_mapb(NULL, "Issue", "{}", 2, &err) == NULL);
+    CHECK_ARG(strata_mapb(schema, NULL, "{}", 2, &err) == NULL);
+    CHECK_ARG(strata_mapb(schema, "Issue", NULL, 2, &err) == NULL);
+    CHECK_ARG(strata_mapb(schema, "Issue", NULL, 0, &err) == NULL);
+    CHECK(strata_mapb(NULL, NULL, NULL, 0, NULL) == NULL);
+    CHECK_ARG(strata_map_many(NULL, "Issue", ops, &count, &err) == NULL);
+    CHECK_ARG(strata_map_many(schema, NULL, ops, &count, &err) == NULL);
+    CHECK_ARG(strata_map_many(schema, "Issue", NULL, &count, &err) == NULL);
+    CHECK_ARG(strata_map_many(schema, "Issue", ops, NULL, &err) == NULL);
+    CHECK(strata_map_many(NULL, NULL, NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_map_manyb(NULL, "Issue", "[]", 2, &count, &err) == NULL);
+    CHECK_ARG(strata_map_manyb(schema, NULL, "[]", 2, &count, &err) == NULL);
+    CHECK_ARG(strata_map_manyb(schema, "Issue", NULL, 2, &count, &err) == NULL);
+    CHECK_ARG(strata_map_manyb(schema, "Issue", "[]", 2, NULL, &err) == NULL);
+    CHECK(strata_map_manyb(NULL, NULL, NULL, 0, NULL, NULL) == NULL);
+
+    /* ---- models ---- */
+    CHECK(strata_model_incref(NULL) == NULL);
+    strata_model_decref(NULL);
+    CHECK(strata_model_name(NULL) == NULL);
+    CHECK(strata_model_schema(NULL) == NULL);
+    CHECK_ARG(strata_model_has(NULL, "title", &err) == -1);
+    CHECK_ARG(strata_model_has(model, NULL, &err) == -1);
+    CHECK(strata_model_has(NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_model_get(NULL, "title", &err) == NULL);
+    CHECK_ARG(strata_model_get(model, NULL, &err) == NULL);
+    CHECK(strata_model_get(NULL, NULL, NULL) == NULL);
+    CHECK(strata_model_get_date(model, "createdAt", &seconds, &nanoseconds, &err) == 1);
+    CHECK(seconds == 1704164645 && nanoseconds == 0);
+    CHECK_ARG(strata_model_get_date(NULL, "createdAt", &seconds, &nanoseconds, &err) == -1);
+    CHECK_ARG(strata_model_get_date(model, NULL, &seconds, &nanoseconds, &err) == -1);
+    CHECK_ARG(strata_model_get_date(model, "createdAt", NULL, &nanoseconds, &err) == -1);
+    CHECK_ARG(strata_model_get_date(model, "createdAt", &seconds, NULL, &err) == -1);
+    CHECK_ARG(strata_model_get_date(model, "title", &seconds, &nanoseconds, &err) == -1);
+    CHECK(strata_model_get_date(NULL, NULL, NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_model_dictionary(NULL, &err) == NULL);
+    CHECK(strata_model_dictionary(NULL, NULL) == NULL);
+    CHECK_ARG(strata_model_to_json(NULL, &err) == NULL);
+    CHECK(strata_model_to_json(NULL, NULL) == NULL);
+    CHECK(strata_model_equal(NULL, NULL) == 1);
+    CHECK(strata_model_equal(model, NULL) == 0 && strata_model_equal(NULL, model) == 0);
+    CHECK(strata_model_hash(NULL) == 0);
+    CHECK(strata_model_copy(NULL) == NULL);
+
+    /* ---- merge and update ---- */
+    CHECK_ARG(strata_model_merge(NULL, model, &err) == -1);
+    CHECK_ARG(strata_model_merge(model, NULL, &err) == -1);
+    CHECK(strata_model_merge(NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_model_update(NULL, obj, &err) == -1);
+    CHECK_ARG(strata_model_update(model, NULL, &err) == -1);
+    CHECK(strata_model_update(NULL, NULL, NULL) == -1);
+    CHECK_ARG(strata_model_updateb(NULL, "{}", 2, &err) == -1);
+    CHECK_ARG(strata_model_updateb(model, NULL, 2, &err) == -1);
+    CHECK(strata_model_updateb(NULL, NULL, 0, NULL) == -1);
+
+    /* ---- diff, patch, archives ---- */
+    CHECK_ARG(strata_model_diff(NULL, model, &err) == NULL);
+    CHECK_ARG(strata_model_diff(model, NULL, &err) == NULL);
+    CHECK(strata_model_diff(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_model_diff_merge(NULL, model, &err) == NULL);
+    CHECK_ARG(strata_model_diff_merge(model, NULL, &err) == NULL);
+    CHECK_ARG(strata_model_patch(NULL, ops, &err) == NULL);
+    CHECK_ARG(strata_model_patch(model, NULL, &err) == NULL);
+    CHECK(strata_model_patch(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_model_merge_patch(NULL, obj, &err) == NULL);
+    CHECK_ARG(strata_model_merge_patch(model, NULL, &err) == NULL);
+    CHECK_ARG(strata_model_archive(NULL, &err) == NULL);
+    CHECK(strata_model_archive(NULL, NULL) == NULL);
+    CHECK_ARG(strata_unarchive(NULL, archive, &err) == NULL);
+    CHECK_ARG(strata_unarchive(schema, NULL, &err) == NULL);
+    CHECK(strata_unarchive(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_unarchiveb(NULL, "{}", 2, &err) == NULL);
+    CHECK_ARG(strata_unarchiveb(schema, NULL, 2, &err) == NULL);
+    CHECK(strata_unarchiveb(NULL, NULL, 0, NULL) == NULL);
+    CHECK_ARG(strata_schema_compare(NULL, schema, &err) == NULL);
+    CHECK_ARG(strata_schema_compare(schema, NULL, &err) == NULL);
+    CHECK(strata_schema_compare(NULL, NULL, NULL) == NULL);
+
+    /* ---- a model of one schema passed with another ---- */
+    {
+        strata_model_t *into = strata_model_copy(model);
+        json_t *before = strata_model_dictionary(into, NULL), *after;
+        CHECK(strata_model_equal(model, foreign) == 0); /* two loads are two schemas */
+        CHECK_ARG(strata_model_merge(into, foreign, &err) == -1);
+        CHECK_ARG(strata_model_merge(into, user, &err) == -1); /* another model */
+        CHECK_ARG(strata_model_diff(model, foreign, &err) == NULL);
+        CHECK_ARG(strata_model_diff_merge(foreign, model, &err) == NULL);
+        CHECK_ARG(strata_model_diff(model, user, &err) == NULL);
+        after = strata_model_dictionary(into, NULL);
+        CHECK(json_equal(before, after)); /* failed merges change nothing */
+        /* a model related by extends merges its shared properties */
+        CHECK(strata_model_merge(into, special, &err) == 0);
+        json_decref(before);
+        json_decref(after);
+        strata_model_decref(into);
+        /* an archive is restored by any schema that has its model */
+        into = strata_unarchive(other, archive, &err);
+        CHECK(into != NULL && strata_model_equal(into, foreign) && strata_model_schema(into) == other);
+        strata_model_decref(into);
+    }
+
+    /* ---- callbacks that misbehave ---- */
+    {
+        strata_model_t *m, *into;
+        int mode;
+        for (mode = 1; mode <= 3; mode++) {
+            transformer_mode = mode;
+            memset(&err, 0, sizeof err);
+            m = strata_mapb(schema, "Issue", "{\"code\": \"abc\"}", 15, &err);
+            CHECK(m == NULL);
+            CHECK(err.code == STRATA_ERROR_FORMAT || err.code == STRATA_ERROR_TYPE);
+            CHECK(err.message[0] != '\0');
+            strata_model_decref(m);
+        }
+        transformer_mode = 0;
+        for (mode = 1; mode <= 3; mode++) {
+            json_t *d1, *d2;
+            merger_mode = mode;
+            into = strata_model_copy(model);
+            d1 = strata_model_dictionary(into, NULL);
+            memset(&err, 0, sizeof err);
+            if (strata_model_merge(into, model, &err) != 0) {
+                CHECK(err.code != STRATA_OK && err.message[0] != '\0');
+                d2 = strata_model_dictionary(into, NULL);
+                CHECK(json_equal(d1, d2));
+                json_decref(d2);
+            } else {
+                CHECK(mode == 3); /* returning `incoming` (with a reference) is a fine merger */
+            }
+            json_decref(d1);
+            strata_model_decref(into);
+        }
+        merger_mode = 0;
+    }
+
+    /* ---- all at once, then the releases ---- */
+    json_decref(archive);
+    json_decref(ops);
+    json_decref(obj);
+    json_decref(json);
+    strata_model_decref(model);
+    strata_model_decref(foreign);
+    strata_model_decref(user);
+    strata_model_decref(special);
+    strata_schema_decref(schema);
+    strata_schema_decref(other);
+    CHECK(released == 0); /* the builder still holds the payloads */
+    strata_schema_builder_free(builder);
+    CHECK(released == 2);
+    printf("%d checks, %d failed\n", checks, failed);
+    return failed == 0 ? 0 : 1;
+}
