@@ -68,7 +68,11 @@ enum Equality {
     }
   }
 
-  static func hash(json value: JPtr) -> UInt64 {
+  /// Hashes a JSON value, looking at most 32 levels deep (deeper levels count
+  /// by type only, so equal values still hash equally, and the recursion stays
+  /// small whatever the value's depth).
+  static func hash(json value: JPtr, depth: Int = 0) -> UInt64 {
+    if depth > 32 { return UInt64(value.pointee.type.rawValue) &+ 11 }
     var state: UInt64 = 0xcbf2_9ce4_8422_2325
     switch value.pointee.type {
     case JSON_STRING:
@@ -86,7 +90,9 @@ enum Equality {
     case JSON_NULL: return 1
     case JSON_ARRAY:
       for position in 0..<json_array_size(value) {
-        if let element = json_array_get(value, position) { mix(&state, hash(json: element)) }
+        if let element = json_array_get(value, position) {
+          mix(&state, hash(json: element, depth: depth + 1))
+        }
       }
       return state &+ 6
     default:
@@ -94,7 +100,7 @@ enum Equality {
       JValue.forEachMember(value) { key, member in
         var pair: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key { step(&pair, byte) }
-        mix(&pair, hash(json: member))
+        mix(&pair, hash(json: member, depth: depth + 1))
         sum = sum &+ pair
       }
       return sum

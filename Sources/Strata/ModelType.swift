@@ -157,8 +157,18 @@ package final class ModelType: @unchecked Sendable {
     self.cName = strdup(name)
   }
 
+  /// Releases the default values. A default may hold models of this very
+  /// type (a recursive model), which keep the type alive: the schema calls
+  /// this when it goes away, to break that cycle.
+  func releaseDefaults() {
+    for index in properties.indices {
+      properties[index].defaultSlot?.release()
+      properties[index].defaultSlot = nil
+    }
+  }
+
   deinit {
-    for property in properties { property.defaultSlot?.release() }
+    releaseDefaults()
     free(cName)
   }
 }

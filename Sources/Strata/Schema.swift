@@ -33,6 +33,12 @@ public final class Schema: @unchecked Sendable {
     try loader.readValues(document, schema: self)
   }
 
+  deinit {
+    // Default values may hold models whose type is the model that holds
+    // them (see ModelType.releaseDefaults).
+    for model in models { model.releaseDefaults() }
+  }
+
   /// Loads a schema from its JSON document; `transformers` are the host's
   /// own, by the names the schema's `transform` keys use.
   public convenience init(

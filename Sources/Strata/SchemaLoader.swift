@@ -149,38 +149,45 @@ struct SchemaLoader {
         fail(["models", name, "extends"], model: name, "'extends' must name a model of the schema")
       }
     }
-    // A cycle of `extends` is an error of every model on it.
+    // A cycle of `extends` is an error of every model on it. Each model has
+    // at most one base, so one walk per chain finds every cycle (linear).
     var onCycle = Array(repeating: false, count: bodies.count)
-    for start in bodies.indices {
-      var seen: [Int] = [start]
-      var current = bases[start]
-      while let next = current {
-        if next == start {
-          let names = (seen + [start]).map { bodies[$0].0 }.joined(separator: " -> ")
+    var state = Array(repeating: 0, count: bodies.count)  // 0 new, 1 on the walk, 2 done
+    for start in bodies.indices where state[start] == 0 {
+      var walk: [Int] = []
+      var current: Int? = start
+      while let here = current, state[here] == 0 {
+        state[here] = 1
+        walk.append(here)
+        current = bases[here]
+      }
+      if let here = current, state[here] == 1, let first = walk.firstIndex(of: here) {
+        let cycle = Array(walk[first...])
+        for (offset, member) in cycle.enumerated() {
+          let names = (cycle[offset...] + cycle[..<offset] + [member]).map { bodies[$0].0 }
           fail(
-            ["models", bodies[start].0, "extends"], model: bodies[start].0,
-            "'extends' forms a cycle: \(names)")
-          onCycle[start] = true
-          break
+            ["models", bodies[member].0, "extends"], model: bodies[member].0,
+            "'extends' forms a cycle: \(names.joined(separator: " -> "))")
+          onCycle[member] = true
         }
-        if seen.contains(next) { break }
-        seen.append(next)
-        current = bases[next]
       }
+      for member in walk { state[member] = 2 }
     }
+    // Read every model after its base, without recursion (chains may be long).
     var done = Array(repeating: false, count: bodies.count)
-    func read(_ position: Int, _ loader: inout SchemaLoader) {
-      if done[position] || onCycle[position] { return }
-      done[position] = true
-      var base: ModelType? = nil
-      if let index = bases[position] {
-        read(index, &loader)
-        base = loader.models[index]
+    for start in bodies.indices where !done[start] {
+      var chain: [Int] = []
+      var current: Int? = start
+      while let here = current, !done[here], !onCycle[here] {
+        chain.append(here)
+        current = bases[here]
       }
-      loader.readModel(
-        loader.models[position], name: bodies[position].0, body: bodies[position].1, base: base)
+      for position in chain.reversed() {
+        done[position] = true
+        let base = bases[position].map { models[$0] }
+        readModel(models[position], name: bodies[position].0, body: bodies[position].1, base: base)
+      }
     }
-    for position in bodies.indices { read(position, &self) }
     for (position, (name, body)) in bodies.enumerated() where JValue.isObject(body) {
       if let value = json_object_get(body, "subtypes") {
         readSubtypes(models[position], name: name, value: value)
@@ -276,6 +283,12 @@ struct SchemaLoader {
       let propertyPath = path + ["properties", propertyName]
       if propertyName.isEmpty {
         fail(propertyPath, model: name, "a property name cannot be empty")
+        return
+      }
+      if propertyName.hasPrefix("$") {
+        fail(
+          propertyPath, model: name, property: propertyName,
+          "property names starting with '$' are reserved ($type, $unknown mark subtypes and kept keys)")
         return
       }
       guard
@@ -675,7 +688,14 @@ struct SchemaLoader {
         var reader = Mapper(schema: schema, mode: .canonical)
         reader.makesTemplates = true
         let slot = reader.read(defaultValue, type: spec.type, model: model, property: index)
-        if reader.errors.isEmpty {
+        let unwritable =
+          reader.errors.isEmpty ? Serializer.writeErrors(slot, model: model, property: index) : []
+        if let first = unwritable.first {
+          slot.release()
+          fail(
+            path + ["default"], model: name, property: spec.name,
+            "the default cannot be written back to JSON: \(first.message)")
+        } else if reader.errors.isEmpty {
           model.properties[index].defaultSlot = slot
         } else {
           slot.release()

@@ -63,6 +63,20 @@ enum Serializer {
     return .success(out)
   }
 
+  /// The errors of writing a property's value (a `default`, checked at load)
+  /// back to JSON: reverse transformers that refuse it.
+  static func writeErrors(_ slot: Slot, model: ModelType, property: Int) -> [ErrorDetail] {
+    guard property < model.properties.count else { return [] }
+    let spec = model.properties[property]
+    var writer = Writer()
+    if let value = writer.serialized(
+      slot, spec.rules, spec.type, Writer.Place(model: model, property: property))
+    {
+      JValue.release(value)
+    }
+    return writer.errors
+  }
+
   /// Serialization state: the errors found so far.
   private struct Writer {
     var errors: [ErrorDetail] = []
