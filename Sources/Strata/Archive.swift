@@ -36,6 +36,9 @@ package enum Archive {
     guard JValue.isObject(document) else {
       return refuse("", "an archive is a JSON object with strata-archive, version, model and values")
     }
+    if Nesting.exceeds(document, Nesting.documentLimit) {
+      return .failure(Nesting.tooDeep("the archive", Nesting.documentLimit))
+    }
     var unknown: [ErrorDetail] = []
     JValue.forEachMember(document) { keyBytes, _ in
       let key = JValue.keyString(keyBytes)

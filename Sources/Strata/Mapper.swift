@@ -161,7 +161,13 @@ struct Mapper {
     if mode == .canonical {
       if let kept = json_object_get(value, "$unknown") {
         if JValue.isObject(kept) && type.unknownKeys == .keep {
-          unknown = json_copy(kept)
+          if Nesting.exceeds(kept, maxDepth - depth) {
+            report(
+              .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+              Owner(model: type, property: -1), extra: [.name("$unknown")])
+          } else {
+            unknown = json_copy(kept)
+          }
         } else {
           report(
             .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
@@ -181,6 +187,12 @@ struct Mapper {
       JValue.forEachMember(value) { key, member in
         if type.mappedKeys.contains(JValue.keyString(key)) { return }
         if keep {
+          if Nesting.exceeds(member, maxDepth - depth) {
+            report(
+              .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+              Owner(model: type, property: -1), extra: [.key(key)])
+            return
+          }
           let object = unknown ?? json_object()
           unknown = object
           if let object { JValue.setMember(object, key, JValue.retain(member)) }
@@ -717,6 +729,10 @@ struct Mapper {
     case .bool:
       if JValue.isBool(value) { return JValue.retain(value) }
     case .json:
+      if Nesting.exceeds(value, maxDepth - depth) {
+        report(.depth, "input nested deeper than \(maxDepth) levels (in a json value)", owner)
+        return nil
+      }
       return JValue.retain(value)
     case .url:
       if JValue.isString(value) {

@@ -45,6 +45,9 @@ package enum ModelDiff {
   /// A new model: `object` with the JSON Patch `patch` (borrowed) applied to
   /// its canonical dictionary, read back as a canonical value.
   package static func patched(_ object: ModelObject, _ patch: JPtr) -> Result<ModelObject, StrataError> {
+    if Nesting.exceeds(patch, Nesting.documentLimit) {
+      return .failure(Nesting.tooDeep("the patch", Nesting.documentLimit))
+    }
     guard let dictionary = object.dictionary(archive: true) else { return .failure(outOfMemory) }
     defer { JValue.release(dictionary) }
     switch JSONPatch.apply(patch, to: dictionary) {
@@ -72,6 +75,9 @@ package enum ModelDiff {
             path: "", model: object.type.name, code: .argument,
             message: "a merge patch of a model is an object, not \(JValue.typeName(patch))")
         ]))
+    }
+    if Nesting.exceeds(patch, Nesting.documentLimit) {
+      return .failure(Nesting.tooDeep("the merge patch", Nesting.documentLimit))
     }
     guard let dictionary = object.dictionary(archive: true) else { return .failure(outOfMemory) }
     defer { JValue.release(dictionary) }

@@ -21,6 +21,10 @@ public final class Schema: @unchecked Sendable {
   private init(
     loading document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]
   ) throws(StrataError) {
+    if Nesting.exceeds(document, Nesting.documentLimit) {
+      throw StrataError(
+        code: .schema, message: "the schema document is nested deeper than \(Nesting.documentLimit) levels")
+    }
     var loader = SchemaLoader(transformers: transformers, mergers: mergers)
     let structure = try loader.readStructure(document)
     self.version = structure.version

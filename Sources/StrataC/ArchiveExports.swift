@@ -6,16 +6,18 @@ import Strata
 public func strata_model_archive(
   _ model: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let object = Handles.model(model) else {
-    ErrorReporting.fail(.argument, "the model is NULL", error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let object = Handles.model(model) else {
+      ErrorReporting.fail(.argument, "the model is NULL", error)
+      return nil
+    }
+    guard let archive = Archive.make(object) else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return archive
   }
-  guard let archive = Archive.make(object) else {
-    ErrorReporting.fail(.argument, "out of memory", error)
-    return nil
-  }
-  ErrorReporting.succeed(error)
-  return archive
 }
 
 /// Restores a model from an archive (borrowed), or NULL.
@@ -23,15 +25,17 @@ public func strata_model_archive(
 public func strata_unarchive(
   _ schema: OpaquePointer?, _ archive: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let schema = Handles.schema(schema) else {
-    ErrorReporting.fail(.argument, "the schema is NULL", error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", error)
+      return nil
+    }
+    guard let archive else {
+      ErrorReporting.fail(.argument, "the archive is NULL", error)
+      return nil
+    }
+    return finishModel(Archive.restore(schema, archive), error)
   }
-  guard let archive else {
-    ErrorReporting.fail(.argument, "the archive is NULL", error)
-    return nil
-  }
-  return finishModel(Archive.restore(schema, archive), error)
 }
 
 /// Restores a model from the JSON text of an archive, or NULL.
@@ -39,17 +43,19 @@ public func strata_unarchive(
 public func strata_unarchiveb(
   _ schema: OpaquePointer?, _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let schema = Handles.schema(schema) else {
-    ErrorReporting.fail(.argument, "the schema is NULL", error)
-    return nil
-  }
-  switch parseBuffer(buffer, length) {
-  case .success(let archive):
-    defer { json_decref(archive) }
-    return finishModel(Archive.restore(schema, archive), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", error)
+      return nil
+    }
+    switch parseBuffer(buffer, length) {
+    case .success(let archive):
+      defer { json_decref(archive) }
+      return finishModel(Archive.restore(schema, archive), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
@@ -58,14 +64,16 @@ public func strata_unarchiveb(
 public func strata_schema_compare(
   _ oldSchema: OpaquePointer?, _ newSchema: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let old = Handles.schema(oldSchema), let new = Handles.schema(newSchema) else {
-    ErrorReporting.fail(.argument, "a schema is NULL", error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let old = Handles.schema(oldSchema), let new = Handles.schema(newSchema) else {
+      ErrorReporting.fail(.argument, "a schema is NULL", error)
+      return nil
+    }
+    guard let changes = SchemaCompatibility(old: old, new: new).json() else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return changes
   }
-  guard let changes = SchemaCompatibility(old: old, new: new).json() else {
-    ErrorReporting.fail(.argument, "out of memory", error)
-    return nil
-  }
-  ErrorReporting.succeed(error)
-  return changes
 }

@@ -153,16 +153,18 @@ public func strata_schema_builder_add_transformer(
 public func strata_schema_builder_load(
   _ builder: OpaquePointer?, _ doc: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let builder else {
-    ErrorReporting.fail(.argument, "the builder is NULL", error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let builder else {
+      ErrorReporting.fail(.argument, "the builder is NULL", error)
+      return nil
+    }
+    guard let doc else {
+      ErrorReporting.fail(.argument, "the schema document is NULL", error)
+      return nil
+    }
+    let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
+    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
   }
-  guard let doc else {
-    ErrorReporting.fail(.argument, "the schema document is NULL", error)
-    return nil
-  }
-  let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-  return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
 }
 
 /// Loads a schema from JSON text with the builder's transformers.
@@ -170,18 +172,20 @@ public func strata_schema_builder_load(
 public func strata_schema_builder_loadb(
   _ builder: OpaquePointer?, _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let builder else {
-    ErrorReporting.fail(.argument, "the builder is NULL", error)
-    return nil
-  }
-  switch parseBuffer(buffer, length) {
-  case .success(let doc):
-    defer { json_decref(doc) }
-    let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let builder else {
+      ErrorReporting.fail(.argument, "the builder is NULL", error)
+      return nil
+    }
+    switch parseBuffer(buffer, length) {
+    case .success(let doc):
+      defer { json_decref(doc) }
+      let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
+      return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
@@ -190,21 +194,23 @@ public func strata_schema_builder_loadb(
 public func strata_schema_builder_load_file(
   _ builder: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let builder else {
-    ErrorReporting.fail(.argument, "the builder is NULL", error)
-    return nil
-  }
-  guard let path = Handles.string(path) else {
-    ErrorReporting.fail(.argument, "the path is NULL", error)
-    return nil
-  }
-  switch Schema.readFile(path) {
-  case .success(let doc):
-    defer { json_decref(doc) }
-    let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let builder else {
+      ErrorReporting.fail(.argument, "the builder is NULL", error)
+      return nil
+    }
+    guard let path = Handles.string(path) else {
+      ErrorReporting.fail(.argument, "the path is NULL", error)
+      return nil
+    }
+    switch Schema.readFile(path) {
+    case .success(let doc):
+      defer { json_decref(doc) }
+      let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
+      return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }

@@ -6,8 +6,10 @@ import Strata
 public func strata_model_diff(
   _ a: OpaquePointer?, _ b: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let (left, right) = pair(a, b, error) else { return nil }
-  return finishJSON(ModelDiff.jsonPatch(left, right), error)
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let (left, right) = pair(a, b, error) else { return nil }
+    return finishJSON(ModelDiff.jsonPatch(left, right), error)
+  }
 }
 
 /// The lifted merge patch from `a` to `b` (new reference), or NULL.
@@ -15,8 +17,10 @@ public func strata_model_diff(
 public func strata_model_diff_merge(
   _ a: OpaquePointer?, _ b: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let (left, right) = pair(a, b, error) else { return nil }
-  return finishJSON(ModelDiff.mergePatch(left, right), error)
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let (left, right) = pair(a, b, error) else { return nil }
+    return finishJSON(ModelDiff.mergePatch(left, right), error)
+  }
 }
 
 /// A new model: `model` with a JSON Patch (borrowed) applied, or NULL.
@@ -24,8 +28,10 @@ public func strata_model_diff_merge(
 public func strata_model_patch(
   _ model: OpaquePointer?, _ patch: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
-  return finishModel(ModelDiff.patched(object, patch), error)
+  deepCall { () -> OpaquePointer? in
+    guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
+    return finishModel(ModelDiff.patched(object, patch), error)
+  }
 }
 
 /// A new model: `model` with a lifted merge patch (borrowed) applied, or NULL.
@@ -33,8 +39,10 @@ public func strata_model_patch(
 public func strata_model_merge_patch(
   _ model: OpaquePointer?, _ patch: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
-  return finishModel(ModelDiff.mergePatched(object, patch), error)
+  deepCall { () -> OpaquePointer? in
+    guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
+    return finishModel(ModelDiff.mergePatched(object, patch), error)
+  }
 }
 
 private func pair(

@@ -11,6 +11,14 @@ private let errorListKey: pthread_key_t = {
   return key
 }()
 
+/// Set (to any non-nil value) on a thread once it records an outcome: a
+/// helper thread (DeepCall.swift) hands its outcome to the caller only then.
+private let recordedKey: pthread_key_t = {
+  var key = pthread_key_t()
+  _ = pthread_key_create(&key, nil)
+  return key
+}()
+
 /// Field offsets of `strata_error_t` (include/strata.h) on LP64 targets.
 /// Tests/c checks them with offsetof().
 private enum ErrorLayout {
@@ -70,7 +78,28 @@ enum ErrorReporting {
       json_decref(old.assumingMemoryBound(to: json_t.self))
     }
     _ = pthread_setspecific(errorListKey, list.map { UnsafeRawPointer($0) })
+    _ = pthread_setspecific(recordedKey, UnsafeRawPointer(bitPattern: 1))
   }
+
+  /// The outcome a thread recorded (its error list, owned), to be recorded
+  /// again by the thread a call was made on.
+  struct Handoff {
+    /// The error list (owned), or nil after a success.
+    let list: UnsafeMutablePointer<json_t>?
+  }
+
+  /// Takes the outcome this thread recorded, if it recorded one, leaving it
+  /// no error list.
+  static func takeHandoff() -> Handoff? {
+    guard pthread_getspecific(recordedKey) != nil else { return nil }
+    let list = pthread_getspecific(errorListKey)?.assumingMemoryBound(to: json_t.self)
+    _ = pthread_setspecific(errorListKey, nil)
+    _ = pthread_setspecific(recordedKey, nil)
+    return Handoff(list: list)
+  }
+
+  /// Records an outcome handed over from a helper thread as this thread's own.
+  static func adopt(_ handoff: Handoff) { setList(handoff.list) }
 
   private static func list(_ failure: StrataError) -> UnsafeMutablePointer<json_t>? {
     guard let array = json_array() else { return nil }

@@ -20,15 +20,19 @@ public func strata_errors() -> UnsafeMutablePointer<json_t>? {
 /// Releases a json_t reference; NULL is ignored.
 @_cdecl("strata_json_decref")
 public func strata_json_decref(_ json: UnsafeMutablePointer<json_t>?) {
-  if let json { json_decref(json) }
+  deepCall { () -> Void in
+    if let json { json_decref(json) }
+  }
 }
 
 /// Compact JSON text of any value, freed with strata_free(); NULL for NULL.
 @_cdecl("strata_json_dumps")
 public func strata_json_dumps(_ json: UnsafePointer<json_t>?) -> UnsafeMutablePointer<CChar>? {
-  guard let json else { return nil }
-  let flags = Int(JSON_ENCODE_ANY | JSON_COMPACT) | ((17 & 0x1F) << 11)
-  return json_dumps(json, flags)
+  deepCall { () -> UnsafeMutablePointer<CChar>? in
+    guard let json else { return nil }
+    let flags = Int(JSON_ENCODE_ANY | JSON_COMPACT) | ((17 & 0x1F) << 11)
+    return json_dumps(json, flags)
+  }
 }
 
 /// Parses JSON text (any value); a new reference or NULL with a syntax error.
@@ -36,13 +40,15 @@ public func strata_json_dumps(_ json: UnsafePointer<json_t>?) -> UnsafeMutablePo
 public func strata_json_loadb(
   _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  switch parseBuffer(buffer, length) {
-  case .success(let value):
-    ErrorReporting.succeed(error)
-    return value
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    switch parseBuffer(buffer, length) {
+    case .success(let value):
+      ErrorReporting.succeed(error)
+      return value
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 

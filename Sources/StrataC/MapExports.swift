@@ -8,12 +8,14 @@ public func strata_map(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ json: UnsafeMutablePointer<json_t>?,
   _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let (schema, name) = arguments(schema, model, error) else { return nil }
-  guard let json else {
-    ErrorReporting.fail(.argument, "the JSON input is NULL", error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let json else {
+      ErrorReporting.fail(.argument, "the JSON input is NULL", error)
+      return nil
+    }
+    return finishOne(schema.mapValue(name, json), error)
   }
-  return finishOne(schema.mapValue(name, json), error)
 }
 
 /// Maps JSON text onto a new model.
@@ -22,14 +24,16 @@ public func strata_mapb(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ buffer: UnsafePointer<CChar>?, _ length: Int,
   _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let (schema, name) = arguments(schema, model, error) else { return nil }
-  switch parseBuffer(buffer, length) {
-  case .success(let json):
-    defer { json_decref(json) }
-    return finishOne(schema.mapValue(name, json), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    switch parseBuffer(buffer, length) {
+    case .success(let json):
+      defer { json_decref(json) }
+      return finishOne(schema.mapValue(name, json), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
@@ -39,17 +43,19 @@ public func strata_map_many(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ json: UnsafeMutablePointer<json_t>?,
   _ count: UnsafeMutablePointer<Int>?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
-  count?.pointee = 0
-  guard let (schema, name) = arguments(schema, model, error) else { return nil }
-  guard let count else {
-    ErrorReporting.fail(.argument, "the count pointer is NULL", error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let count else {
+      ErrorReporting.fail(.argument, "the count pointer is NULL", error)
+      return nil
+    }
+    guard let json else {
+      ErrorReporting.fail(.argument, "the JSON input is NULL", error)
+      return nil
+    }
+    return finishMany(schema.mapValues(name, json), count, error)
   }
-  guard let json else {
-    ErrorReporting.fail(.argument, "the JSON input is NULL", error)
-    return nil
-  }
-  return finishMany(schema.mapValues(name, json), count, error)
 }
 
 /// Maps JSON text holding an array onto new models.
@@ -58,19 +64,21 @@ public func strata_map_manyb(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ buffer: UnsafePointer<CChar>?, _ length: Int,
   _ count: UnsafeMutablePointer<Int>?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
-  count?.pointee = 0
-  guard let (schema, name) = arguments(schema, model, error) else { return nil }
-  guard let count else {
-    ErrorReporting.fail(.argument, "the count pointer is NULL", error)
-    return nil
-  }
-  switch parseBuffer(buffer, length) {
-  case .success(let json):
-    defer { json_decref(json) }
-    return finishMany(schema.mapValues(name, json), count, error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let count else {
+      ErrorReporting.fail(.argument, "the count pointer is NULL", error)
+      return nil
+    }
+    switch parseBuffer(buffer, length) {
+    case .success(let json):
+      defer { json_decref(json) }
+      return finishMany(schema.mapValues(name, json), count, error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 

@@ -6,15 +6,17 @@ import Strata
 public func strata_model_merge(
   _ model: OpaquePointer?, _ other: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let target = Handles.model(model), let source = Handles.model(other) else {
-    ErrorReporting.fail(.argument, "the model or the other model is NULL", error)
-    return -1
+  deepCall { () -> Int32 in
+    guard let target = Handles.model(model), let source = Handles.model(other) else {
+      ErrorReporting.fail(.argument, "the model or the other model is NULL", error)
+      return -1
+    }
+    guard target.schema === source.schema else {
+      ErrorReporting.fail(.argument, "the two models belong to different schemas", error)
+      return -1
+    }
+    return finishChange(target.merge(source), error)
   }
-  guard target.schema === source.schema else {
-    ErrorReporting.fail(.argument, "the two models belong to different schemas", error)
-    return -1
-  }
-  return finishChange(target.merge(source), error)
 }
 
 /// Updates `model` in place from a JSON object (borrowed); 0 on success, -1 on error.
@@ -22,15 +24,17 @@ public func strata_model_merge(
 public func strata_model_update(
   _ model: OpaquePointer?, _ json: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let target = Handles.model(model) else {
-    ErrorReporting.fail(.argument, "the model is NULL", error)
-    return -1
+  deepCall { () -> Int32 in
+    guard let target = Handles.model(model) else {
+      ErrorReporting.fail(.argument, "the model is NULL", error)
+      return -1
+    }
+    guard let json else {
+      ErrorReporting.fail(.argument, "the JSON input is NULL", error)
+      return -1
+    }
+    return finishChange(target.update(json), error)
   }
-  guard let json else {
-    ErrorReporting.fail(.argument, "the JSON input is NULL", error)
-    return -1
-  }
-  return finishChange(target.update(json), error)
 }
 
 /// Updates `model` in place from JSON text; 0 on success, -1 on error.
@@ -38,17 +42,19 @@ public func strata_model_update(
 public func strata_model_updateb(
   _ model: OpaquePointer?, _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let target = Handles.model(model) else {
-    ErrorReporting.fail(.argument, "the model is NULL", error)
-    return -1
-  }
-  switch parseBuffer(buffer, length) {
-  case .success(let json):
-    defer { json_decref(json) }
-    return finishChange(target.update(json), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return -1
+  deepCall { () -> Int32 in
+    guard let target = Handles.model(model) else {
+      ErrorReporting.fail(.argument, "the model is NULL", error)
+      return -1
+    }
+    switch parseBuffer(buffer, length) {
+    case .success(let json):
+      defer { json_decref(json) }
+      return finishChange(target.update(json), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return -1
+    }
   }
 }
 

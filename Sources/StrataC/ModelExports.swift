@@ -12,8 +12,10 @@ public func strata_model_incref(_ model: OpaquePointer?) -> OpaquePointer? {
 /// Releases a reference to a model.
 @_cdecl("strata_model_decref")
 public func strata_model_decref(_ model: OpaquePointer?) {
-  guard let model else { return }
-  Unmanaged<ModelObject>.fromOpaque(UnsafeRawPointer(model)).release()
+  deepCall { () -> Void in
+    guard let model else { return }
+    Unmanaged<ModelObject>.fromOpaque(UnsafeRawPointer(model)).release()
+  }
 }
 
 /// The model's name (borrowed), or NULL.
@@ -49,13 +51,15 @@ public func strata_model_has(
 public func strata_model_get(
   _ model: OpaquePointer?, _ property: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let (object, name) = propertyArguments(model, property, error) else { return nil }
-  guard object.state(name) != nil else {
-    ErrorReporting.fail(.argument, "model '\(object.name)' has no property '\(name)'", error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let (object, name) = propertyArguments(model, property, error) else { return nil }
+    guard object.state(name) != nil else {
+      ErrorReporting.fail(.argument, "model '\(object.name)' has no property '\(name)'", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return object.canonicalValue(name)
   }
-  ErrorReporting.succeed(error)
-  return object.canonicalValue(name)
 }
 
 /// A date property's instant: 1 with seconds/nanoseconds, 0 absent or null, -1 on error.
@@ -89,12 +93,14 @@ public func strata_model_get_date(
 public func strata_model_dictionary(
   _ model: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let object = Handles.model(model) else {
-    ErrorReporting.fail(.argument, "the model is NULL", error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let object = Handles.model(model) else {
+      ErrorReporting.fail(.argument, "the model is NULL", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return object.dictionary()
   }
-  ErrorReporting.succeed(error)
-  return object.dictionary()
 }
 
 /// The model serialized back to JSON (new reference).
@@ -102,41 +108,49 @@ public func strata_model_dictionary(
 public func strata_model_to_json(
   _ model: OpaquePointer?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
-  guard let object = Handles.model(model) else {
-    ErrorReporting.fail(.argument, "the model is NULL", error)
-    return nil
-  }
-  switch object.serialized() {
-  case .success(let json):
-    ErrorReporting.succeed(error)
-    return json
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let object = Handles.model(model) else {
+      ErrorReporting.fail(.argument, "the model is NULL", error)
+      return nil
+    }
+    switch object.serialized() {
+    case .success(let json):
+      ErrorReporting.succeed(error)
+      return json
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
 /// 1 when equal, 0 when not.
 @_cdecl("strata_model_equal")
 public func strata_model_equal(_ a: OpaquePointer?, _ b: OpaquePointer?) -> Int32 {
-  switch (Handles.model(a), Handles.model(b)) {
-  case (nil, nil): return 1
-  case (let x?, let y?): return x.isEqual(to: y) ? 1 : 0
-  default: return 0
+  deepCall { () -> Int32 in
+    switch (Handles.model(a), Handles.model(b)) {
+    case (nil, nil): return 1
+    case (let x?, let y?): return x.isEqual(to: y) ? 1 : 0
+    default: return 0
+    }
   }
 }
 
 /// A hash consistent with strata_model_equal (0 for NULL).
 @_cdecl("strata_model_hash")
 public func strata_model_hash(_ model: OpaquePointer?) -> UInt64 {
-  Handles.model(model)?.hash64 ?? 0
+  deepCall { () -> UInt64 in
+    Handles.model(model)?.hash64 ?? 0
+  }
 }
 
 /// A deep copy (new reference), or NULL.
 @_cdecl("strata_model_copy")
 public func strata_model_copy(_ model: OpaquePointer?) -> OpaquePointer? {
-  guard let object = Handles.model(model) else { return nil }
-  return Handles.retained(object.copy())
+  deepCall { () -> OpaquePointer? in
+    guard let object = Handles.model(model) else { return nil }
+    return Handles.retained(object.copy())
+  }
 }
 
 private func propertyArguments(

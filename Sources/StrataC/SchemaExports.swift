@@ -6,11 +6,13 @@ import Strata
 public func strata_schema_load(
   _ doc: UnsafeMutablePointer<json_t>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let doc else {
-    ErrorReporting.fail(.argument, "the schema document is NULL", error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let doc else {
+      ErrorReporting.fail(.argument, "the schema document is NULL", error)
+      return nil
+    }
+    return finishLoad(Schema.load(doc), error)
   }
-  return finishLoad(Schema.load(doc), error)
 }
 
 /// Loads a schema from JSON text.
@@ -18,13 +20,15 @@ public func strata_schema_load(
 public func strata_schema_loadb(
   _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  switch parseBuffer(buffer, length) {
-  case .success(let doc):
-    defer { json_decref(doc) }
-    return finishLoad(Schema.load(doc), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    switch parseBuffer(buffer, length) {
+    case .success(let doc):
+      defer { json_decref(doc) }
+      return finishLoad(Schema.load(doc), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
@@ -33,17 +37,19 @@ public func strata_schema_loadb(
 public func strata_schema_load_file(
   _ path: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
-  guard let path = Handles.string(path) else {
-    ErrorReporting.fail(.argument, "the path is NULL", error)
-    return nil
-  }
-  switch Schema.readFile(path) {
-  case .success(let doc):
-    defer { json_decref(doc) }
-    return finishLoad(Schema.load(doc), error)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  deepCall { () -> OpaquePointer? in
+    guard let path = Handles.string(path) else {
+      ErrorReporting.fail(.argument, "the path is NULL", error)
+      return nil
+    }
+    switch Schema.readFile(path) {
+    case .success(let doc):
+      defer { json_decref(doc) }
+      return finishLoad(Schema.load(doc), error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
   }
 }
 
@@ -71,8 +77,10 @@ public func strata_schema_incref(_ schema: OpaquePointer?) -> OpaquePointer? {
 /// Releases a reference to a schema.
 @_cdecl("strata_schema_decref")
 public func strata_schema_decref(_ schema: OpaquePointer?) {
-  guard let schema else { return }
-  Unmanaged<Schema>.fromOpaque(UnsafeRawPointer(schema)).release()
+  deepCall { () -> Void in
+    guard let schema else { return }
+    Unmanaged<Schema>.fromOpaque(UnsafeRawPointer(schema)).release()
+  }
 }
 
 /// The schema's version, or -1 for NULL.
