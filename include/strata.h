@@ -34,6 +34,16 @@
  * - Threads. A loaded schema is immutable: one schema may be used by any
  *   number of threads at once. A model is used by one thread at a time, like a
  *   json_t. strata_errors() is per thread.
+ *
+ * - Limits. Input nested deeper than STRATA_MAX_DEPTH levels (models, arrays,
+ *   dictionaries, and the inside of json values and kept keys) is a
+ *   STRATA_ERROR_DEPTH error; so is a patch, merge patch, archive or schema
+ *   document nested deeper than STRATA_MAX_DEPTH + 16. Every call therefore
+ *   needs a bounded stack. A call made on a thread with less than 2 MiB of
+ *   stack left (musl threads, many runtimes' worker threads) runs on a helper
+ *   thread with a large stack while the calling thread waits: the same
+ *   result, the errors reported to the calling thread. Transformers and
+ *   mergers that such a call invokes run on the helper thread.
  */
 #ifndef STRATA_H
 #define STRATA_H
