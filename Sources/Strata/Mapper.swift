@@ -161,7 +161,8 @@ struct Mapper {
     if mode == .canonical {
       if let kept = json_object_get(value, "$unknown") {
         if JValue.isObject(kept) && type.unknownKeys == .keep {
-          if Nesting.exceeds(kept, maxDepth - depth) {
+          // The "$unknown" object itself is no level: its members are the model's keys.
+          if Nesting.exceeds(kept, maxDepth - depth + 1) {
             report(
               .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
               Owner(model: type, property: -1), extra: [.name("$unknown")])
