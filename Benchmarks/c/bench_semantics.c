@@ -9,10 +9,14 @@
  *  - merge: two 20,000-issue collections (half the issues shared by number,
  *    changed; half new) merged by primary key (`merge: union`) into a copy of
  *    the first, against mapping one collection.
+ *  - threads: mapping and releasing a small model, 20,000 times, on the
+ *    main thread and on a thread with a 128 KiB stack (where every call runs
+ *    on a helper thread with a large stack: the cost of that hop).
  *
  * usage: bench_semantics PAYLOAD SCHEMA [REPETITIONS]
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,56 @@ static double time_map(strata_schema_t *schema, const char *model, json_t *input
         if (!m) die(model, &error);
         strata_model_decref(m);
         if (i > 0 && took < best) best = took;
+    }
+    return best;
+}
+
+/* Maps and releases a small model `calls` times; the time per pair, in µs. */
+struct small_calls {
+    strata_schema_t *schema;
+    int calls;
+    double micros;
+};
+
+static void *small_calls_run(void *arg) {
+    struct small_calls *job = arg;
+    static const char text[] = "{\"name\": \"x\"}";
+    double start = now();
+    int i;
+    for (i = 0; i < job->calls; i++) {
+        strata_model_t *model = strata_mapb(job->schema, "Small", text, sizeof text - 1, NULL);
+        if (model == NULL) {
+            fprintf(stderr, "bench_semantics: small map failed\n");
+            exit(1);
+        }
+        strata_model_decref(model);
+    }
+    job->micros = (now() - start) / job->calls * 1e6;
+    return NULL;
+}
+
+/* The best time per call pair on a thread with `stack` bytes (0: this thread). */
+static double small_calls(strata_schema_t *schema, size_t stack, int reps) {
+    double best = 1e30;
+    int r;
+    for (r = 0; r <= reps; r++) {
+        struct small_calls job = {schema, 20000, 0};
+        if (stack == 0) {
+            small_calls_run(&job);
+        } else {
+            pthread_attr_t attr;
+            pthread_t thread;
+            pthread_attr_init(&attr);
+            pthread_attr_setstacksize(&attr, stack);
+            if (pthread_create(&thread, &attr, small_calls_run, &job) != 0) {
+                fprintf(stderr, "bench_semantics: no thread\n");
+                exit(1);
+            }
+            pthread_join(thread, NULL);
+            pthread_attr_destroy(&attr);
+        }
+        if (r > 0 && job.micros < best)
+            best = job.micros;
     }
     return best;
 }
@@ -169,6 +223,17 @@ int main(int argc, char **argv) {
            "");
     printf("  merged collection: %zu issues (20,000 + 10,000 new); merge / map = %.2fx; target < 1x: %s\n",
            merged_count, merge_time / map_time, merge_time < map_time ? "met" : "NOT met");
+
+    {
+        strata_schema_t *small =
+            load("{\"strata\": 1, \"models\": {\"Small\": {\"properties\": {\"name\": {\"type\": \"string\"}}}}}");
+        double here = small_calls(small, 0, reps), tiny = small_calls(small, 128 * 1024, reps);
+        printf("%-62s %10.2f %14.0f\n", "map + release a small model, main thread (us per pair)", here,
+               1e6 / here);
+        printf("%-62s %10.2f %14.0f\n", "the same on a 128 KiB-stack thread (helper thread per call)", tiny,
+               1e6 / tiny);
+        strata_schema_decref(small);
+    }
 
     strata_model_decref(first);
     strata_model_decref(second);
