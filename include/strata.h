@@ -187,6 +187,7 @@ strata_schema_t *strata_schema_incref(strata_schema_t *schema);
 /**
  * Releases a reference to `schema`. Models keep their schema alive, so a
  * schema may be released while its models are still in use. NULL is ignored.
+ * Releasing a reference the caller does not own is undefined behaviour.
  */
 void strata_schema_decref(strata_schema_t *schema);
 
@@ -306,7 +307,13 @@ strata_model_t **strata_map_manyb(const strata_schema_t *schema, const char *mod
 /** Adds a reference to `model` and returns it. NULL is ignored. */
 strata_model_t *strata_model_incref(strata_model_t *model);
 
-/** Releases a reference to `model`. NULL is ignored. */
+/**
+ * Releases a reference to `model`. NULL is ignored. As with json_decref(),
+ * releasing a reference the caller does not own (a decref after the last
+ * one, or a handle that is not a model) is undefined behaviour: it cannot be
+ * detected. The reliability checks (Tests/fuzz/README.md) catch mismatches
+ * in Strata's own code.
+ */
 void strata_model_decref(strata_model_t *model);
 
 /** The name of the model's model type, or NULL for NULL. Borrowed from the model. */
