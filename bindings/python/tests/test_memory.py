@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gc
+import os
 import json
 import resource
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Callable, Dict
@@ -110,3 +112,40 @@ def test_schemas_free(schema_doc: Dict[str, Any]) -> None:
 
     growth = grows(work)
     assert growth < SLACK, f"RSS grew by {growth / 1e6:.1f} MB over {ROUNDS * 500} schemas"
+
+
+def test_models_in_cycles_are_freed(schema: strata.Schema) -> None:
+    class Holder:
+        model: strata.Model
+        other: Any
+
+    def work() -> None:
+        for _ in range(PER_ROUND):
+            a, b = Holder(), Holder()
+            a.model, b.model = schema.map("Issue", ISSUE_TEXT), schema.map("Issue", ISSUE_TEXT)
+            a.other, b.other = b, a  # only the cycle collector frees these
+
+    growth = grows(work)
+    assert growth < SLACK, f"RSS grew by {growth / 1e6:.1f} MB over {ROUNDS * PER_ROUND} cycles"
+
+
+def test_models_alive_at_exit_are_released_quietly(schema_doc: Dict[str, Any], tmp_path: Path) -> None:
+    # Models still referenced by module globals, a cycle and a schema dropped
+    # first: the interpreter's shutdown releases them with no error printed.
+    script = tmp_path / "exit.py"
+    script.write_text(
+        "import json, sys\n"
+        "import strata\n"
+        f"schema = strata.Schema({json.dumps(json.dumps(schema_doc))})\n"
+        f"models = schema.map_many('Issue', b'[' + {ISSUE_TEXT!r} + b']')\n"
+        f"one = schema.map('Issue', {ISSUE_TEXT!r})\n"
+        "cycle = [one.copy()]\n"
+        "cycle.append(cycle)\n"
+        "del schema\n"
+        "print(len(models), one['number'])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(strata.__file__).resolve().parent.parent))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1 1\n"
+    assert done.stderr == ""
