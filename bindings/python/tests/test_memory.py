@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import gc
-import os
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -134,7 +134,6 @@ def test_models_alive_at_exit_are_released_quietly(schema_doc: Dict[str, Any], t
     # first: the interpreter's shutdown releases them with no error printed.
     script = tmp_path / "exit.py"
     script.write_text(
-        "import json, sys\n"
         "import strata\n"
         f"schema = strata.Schema({json.dumps(json.dumps(schema_doc))})\n"
         f"models = schema.map_many('Issue', b'[' + {ISSUE_TEXT!r} + b']')\n"
