@@ -5,6 +5,6 @@
 
 /* glibc's pthread_getattr_np is declared only under _GNU_SOURCE, which the
    Swift Glibc module is not built with; the engine needs it to learn the
-   calling thread's stack bounds (see Sources/Strata/StackGuard.swift). */
+   calling thread's stack bounds (see Sources/Strata/Runtime/StackGuard.swift). */
 extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);
 #endif
