@@ -13,7 +13,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { "\(file):\(name)" }
 
-  static let folder: URL = URL(fileURLWithPath: #filePath)
+  static let folder: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("conformance")
 
   static func all() -> [ConformanceCase] {

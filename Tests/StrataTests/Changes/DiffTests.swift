@@ -145,6 +145,7 @@ private let schemaDocument: JSON = [
 /// Every model the conformance cases map successfully, grouped by schema and model name.
 private func conformanceModels() -> [[Model]] {
   let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
     .appendingPathComponent("conformance")
   let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
     .filter { $0.hasSuffix(".json") }.sorted()
