@@ -48,8 +48,7 @@ struct SchemaLoader {
     if !errors.isEmpty { throw StrataError(errors) }
   }
 
-  mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String)
-  {
+  mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String) {
     errors.append(
       ErrorDetail(
         path: JSONPointer.make(tokens), model: model, property: property, code: .schema, message: message))

@@ -1,0 +1,138 @@
+import CJansson
+import Glibc
+
+/// Objects onto models: each property of the model, and the subtype a cluster chooses.
+extension Mapper {
+  mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
+    if !canDescend() {
+      errors.append(
+        ErrorDetail(
+          path: PathStep.pointer(steps), model: type.name, code: .depth,
+          message: depth >= maxDepth
+            ? "input nested deeper than \(maxDepth) levels"
+            : "input nested too deep for the calling thread's stack (\(depth) levels)"))
+      return nil
+    }
+    depth += 1
+    defer { depth -= 1 }
+    let before = errors.count
+    let unmanaged = Unmanaged.passUnretained(type)
+    var slots = ContiguousArray<Slot>()
+    let count = type.properties.count
+    slots.reserveCapacity(count)
+    let isPartial = partial
+    for index in 0..<count {
+      slots.append(property(value, type, index, unmanaged))
+      partial = isPartial
+    }
+    var unknown: JPtr? = nil
+    if mode == .canonical {
+      if let kept = json_object_get(value, "$unknown") {
+        if JValue.isObject(kept) && type.unknownKeys == .keep {
+          // The "$unknown" object itself is no level: its members are the model's keys.
+          if Nesting.exceeds(kept, maxDepth - depth + 1) {
+            report(
+              .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+              Owner(model: type, property: -1), extra: [.name("$unknown")])
+          } else {
+            unknown = json_copy(kept)
+          }
+        } else {
+          report(
+            .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
+            Owner(model: type, property: -1), extra: [.name("$unknown")])
+        }
+      }
+      JValue.forEachMember(value) { key, _ in
+        let name = JValue.keyString(key)
+        if type.propertyIndex[name] == nil && name != "$type" && name != "$unknown" {
+          report(
+            .unknownKey, "'\(name)' is not a property of '\(type.name)'", Owner(model: type, property: -1),
+            extra: [.key(key)])
+        }
+      }
+    } else if type.unknownKeys != .ignore {
+      let keep = type.unknownKeys == .keep
+      JValue.forEachMember(value) { key, member in
+        if type.mappedKeys.contains(JValue.keyString(key)) { return }
+        if keep {
+          if Nesting.exceeds(member, maxDepth - depth) {
+            report(
+              .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+              Owner(model: type, property: -1), extra: [.key(key)])
+            return
+          }
+          let object = unknown ?? json_object()
+          unknown = object
+          if let object { JValue.setMember(object, key, JValue.retain(member)) }
+        } else {
+          report(
+            .unknownKey, "unknown key '\(JValue.keyString(key))' (model '\(type.name)' rejects unknown keys)",
+            Owner(model: type, property: -1), extra: [.key(key)])
+        }
+      }
+    }
+    if errors.count > before {
+      for slot in slots { slot.release() }
+      if let unknown { JValue.release(unknown) }
+      return nil
+    }
+    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+  }
+
+  /// The model that an object of `type` is mapped onto: `type` itself, or the
+  /// subtype its `subtypes` choose (following clusters of clusters).
+  mutating func subtype(_ object: JPtr, _ type: ModelType) -> ModelType? {
+    let owner = Owner(model: type, property: -1)
+    if mode == .canonical {
+      guard let tag = json_object_get(object, "$type") else { return type }
+      guard JValue.isString(tag), let index = schema.modelIndex[JValue.string(tag)],
+        index == type.index || schema.isSubtype(index, of: type.index)
+      else {
+        report(
+          .subtype, "\(Self.show(tag)) is not '\(type.name)' nor one of its subtypes", owner,
+          extra: [.name("$type")])
+        return nil
+      }
+      return schema.models[index]
+    }
+    var current = type
+    var hops = 0
+    while let cluster = current.cluster, hops <= schema.models.count {
+      hops += 1
+      var next: Int? = nil
+      switch cluster {
+      case .key(let key, let table):
+        guard let tag = JValue.member(object, key) else {
+          report(
+            .subtype, "the discriminator key '\(key.name)' of '\(current.name)' is missing",
+            Owner(model: current, property: -1), extra: [.name(key.name)])
+          return nil
+        }
+        guard JValue.isString(tag), let index = table[JValue.string(tag)] else {
+          report(
+            .subtype,
+            "\(Self.show(tag)) names no subtype of '\(current.name)' (expected one of \(table.keys.sorted().joined(separator: ", ")))",
+            Owner(model: current, property: -1), extra: [.name(key.name)])
+          return nil
+        }
+        next = index
+      case .rules(let rules):
+        for rule in rules where JValue.member(object, rule.has) != nil {
+          next = rule.model
+          break
+        }
+        guard next != nil else {
+          report(
+            .subtype,
+            "no subtype of '\(current.name)' matches: the object has none of the keys \(rules.map(\.has.name).joined(separator: ", "))",
+            Owner(model: current, property: -1))
+          return nil
+        }
+      }
+      guard let index = next, index < schema.models.count else { return nil }
+      current = schema.models[index]
+    }
+    return current
+  }
+}
