@@ -6,76 +6,6 @@ enum UnknownKeys: String, Sendable {
   case ignore, keep, reject
 }
 
-/// Where a property's value lives in the input object.
-enum Location: Sendable {
-  /// `json: false`: never read nor written.
-  case none
-  /// A key path (from dots or a JSON Pointer): the keys to follow.
-  case path([Key])
-  /// A list of key paths: the value is an object keyed by each path as written.
-  case multi([MultiPath])
-  /// `users[].name`: the array at `array`, and from each of its objects the value at `element`.
-  case pluck(array: [Key], element: [Key])
-}
-
-/// One key path of a list-of-key-paths location.
-struct MultiPath: Sendable {
-  /// The key path as the schema writes it (the key in the built object).
-  let written: Key
-  /// The keys to follow in the input.
-  let keys: [Key]
-}
-
-/// A reversible value mapping, JSON value -> model value.
-final class EnumMap: @unchecked Sendable {
-  /// The pairs (owned references, released with the schema).
-  let pairs: [(json: JPtr, model: JPtr)]
-  /// For pairs whose JSON side is a string: that string -> pair index.
-  let stringIndex: [String: Int]
-  /// The model value for input outside the mapping (owned), or nil.
-  let fallback: JPtr?
-
-  init(pairs: [(json: JPtr, model: JPtr)], fallback: JPtr?) {
-    self.pairs = pairs
-    var index: [String: Int] = [:]
-    for (position, pair) in pairs.enumerated() where JValue.isString(pair.json) {
-      index[JValue.string(pair.json)] = index[JValue.string(pair.json)] ?? position
-    }
-    self.stringIndex = index
-    self.fallback = fallback
-  }
-
-  deinit {
-    for pair in pairs {
-      JValue.release(pair.json)
-      JValue.release(pair.model)
-    }
-    if let fallback { JValue.release(fallback) }
-  }
-
-  /// The model value for a JSON value (borrowed), or nil if outside the mapping.
-  func forward(_ value: JPtr) -> JPtr? {
-    if JValue.isString(value) {
-      if let position = stringIndex[JValue.string(value)] { return pairs[position].model }
-      return fallback
-    }
-    for pair in pairs where json_equal(pair.json, value) != 0 { return pair.model }
-    return fallback
-  }
-
-  /// True when `value` (borrowed) is a model value of the mapping or its default.
-  func holds(modelValue value: JPtr) -> Bool {
-    if let fallback, json_equal(fallback, value) != 0 { return true }
-    return pairs.contains { json_equal($0.model, value) != 0 }
-  }
-
-  /// The JSON value for a model value (borrowed), or nil if the mapping lacks it.
-  func reverse(_ value: JPtr) -> JPtr? {
-    for pair in pairs where json_equal(pair.model, value) != 0 { return pair.json }
-    return nil
-  }
-}
-
 /// One declared property of a model.
 struct PropertySpec: @unchecked Sendable {
   /// The property's name.
@@ -187,26 +117,4 @@ enum Cluster: Sendable {
     case .rules(let rules): return rules.map(\.model)
     }
   }
-}
-
-/// What a property does to each scalar of its value on the way in (transform
-/// chain, then enum mapping, then type check, then validation) and on the way
-/// out (enum reversed, then the chain reversed).
-final class ValueRules: @unchecked Sendable {
-  /// The `transform` chain, in order.
-  var transforms: [Transformer] = []
-  /// The `enum` mapping, or nil.
-  var enumMap: EnumMap? = nil
-  /// The `validate` rules, or nil.
-  var validation: Validation? = nil
-  /// For dates: the `format` of the JSON side.
-  var dateFormat: DateFormat = .iso8601
-  /// For dates: the `timezone` offset in seconds, for input without one and for pattern output.
-  var timezone: Int = 0
-
-  /// True when dates are written in another form than the canonical one.
-  var rewritesDates: Bool { dateFormat != .iso8601 }
-
-  /// True when output needs no reverse mapping.
-  var passesThroughOnOutput: Bool { transforms.isEmpty && enumMap == nil && !rewritesDates }
 }
