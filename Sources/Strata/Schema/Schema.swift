@@ -15,6 +15,8 @@ public final class Schema: @unchecked Sendable {
   /// The `migrations` steps that bring archives of older versions up to this
   /// one, by version (see Migration.swift).
   let migrations: [MigrationStep]
+  /// The generic models, by name without parameters: `Page` -> `Page<T>`.
+  let generics: [String: String]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
@@ -26,9 +28,11 @@ public final class Schema: @unchecked Sendable {
         code: .schema, message: "the schema document is nested deeper than \(Nesting.documentLimit) levels")
     }
     var loader = SchemaLoader(transformers: transformers, mergers: mergers)
+    defer { loader.releaseExpansion() }
     let structure = try loader.readStructure(document)
     self.version = structure.version
     self.migrations = structure.migrations
+    self.generics = structure.generics
     self.models = structure.models
     self.modelNames = structure.models.map(\.name)
     var index: [String: Int] = [:]
@@ -149,9 +153,28 @@ public final class Schema: @unchecked Sendable {
     return false
   }
 
-  /// The model type named `name`, or an `argument` error.
+  /// The model type named `name` (an instance of a generic model in any
+  /// spacing: `Page< Tweet >` is `Page<Tweet>`), or an `argument` error.
   func modelType(_ name: String) -> Result<ModelType, StrataError> {
     if let index = modelIndex[name] { return .success(models[index]) }
+    guard name.contains("<"), case .success(let expression) = TypeExpression.parse(name) else {
+      if let written = generics[name] {
+        return .failure(
+          StrataError(
+            code: .argument,
+            message: "'\(written)' is a generic model: name an instance such as \(name)<...>"))
+      }
+      return .failure(StrataError(code: .argument, message: "the schema has no model named '\(name)'"))
+    }
+    if let index = modelIndex[expression.text] { return .success(models[index]) }
+    if case .named(let base, _) = expression, let written = generics[base] {
+      return .failure(
+        StrataError(
+          code: .argument,
+          message:
+            "the schema has no instance '\(expression.text)' of '\(written)': instances are made when the schema "
+            + "loads, for each one its models use or its \"instances\" list names"))
+    }
     return .failure(StrataError(code: .argument, message: "the schema has no model named '\(name)'"))
   }
 

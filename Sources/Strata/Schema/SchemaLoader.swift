@@ -16,6 +16,14 @@ struct SchemaLoader {
   }
   var models: [ModelType] = []
   var modelIndex: [String: Int] = [:]
+  /// Instance name -> its generic model's name as written (`Page<Tweet>` -> `Page<T>`).
+  var instanceTemplates: [String: String] = [:]
+  /// Where the generics pass reported problems (JSON Pointers): later passes stay quiet there.
+  var genericErrorPaths: Set<String> = []
+  /// The models object with generic instances made (owned), when the document has generic models.
+  var expandedModels: JPtr? = nil
+  /// The generic models, by name without parameters: `Page` -> `Page<T>`.
+  var genericNames: [String: String] = [:]
 
   /// Keys that later releases give meaning to: refused with a clear message.
   static let laterDocumentKeys: Set<String> = []
@@ -30,6 +38,8 @@ struct SchemaLoader {
     let models: [ModelType]
     /// The `migrations` steps, by version (see MigrationReader).
     var migrations: [MigrationStep] = []
+    /// The generic models, by name without parameters: `Page` -> `Page<T>`.
+    var generics: [String: String] = [:]
   }
 
   /// Passes 1 and 2: names, model keys and properties. Throws every error found.
@@ -42,16 +52,33 @@ struct SchemaLoader {
 
   /// Pass 3: defaults and enums, which need the finished schema. Throws every error found.
   mutating func readValues(_ doc: JPtr, schema: Schema) throws(StrataError) {
-    if let modelsObject = json_object_get(doc, "models") {
+    if let modelsObject = expandedModels ?? json_object_get(doc, "models") {
       for model in schema.models { readValues(model, schema: schema, models: modelsObject) }
     }
     if !errors.isEmpty { throw StrataError(errors) }
   }
 
+  /// Reports a problem at `tokens` (an instance's tokens point into its
+  /// generic model), unless the generics pass reported one there already.
   mutating func fail(_ tokens: [String], model: String = "", property: String = "", _ message: String) {
+    if !genericErrorPaths.isEmpty, genericErrorPaths.contains(JSONPointer.make(sourceTokens(tokens))) {
+      return
+    }
+    record(tokens, model: model, property: property, message)
+  }
+
+  /// Adds a `schema` error at `tokens`, as they point into the document.
+  mutating func record(_ tokens: [String], model: String, property: String, _ message: String) {
     errors.append(
       ErrorDetail(
-        path: JSONPointer.make(tokens), model: model, property: property, code: .schema, message: message))
+        path: JSONPointer.make(sourceTokens(tokens)), model: model, property: property, code: .schema,
+        message: message))
+  }
+
+  /// Releases what the load made for itself (the expanded models object).
+  mutating func releaseExpansion() {
+    if let expandedModels { JValue.release(expandedModels) }
+    expandedModels = nil
   }
 
   mutating func run(_ doc: JPtr) -> Structure? {
@@ -62,6 +89,7 @@ struct SchemaLoader {
     var version: Int64 = 0
     var modelsObject: JPtr? = nil
     var migrationsValue: JPtr? = nil
+    var instancesValue: JPtr? = nil
     var sawFormat = false
     JValue.forEachMember(doc) { keyBytes, value in
       let key = JValue.keyString(keyBytes)
@@ -81,11 +109,13 @@ struct SchemaLoader {
         modelsObject = value
       case "migrations":
         migrationsValue = value
+      case "instances":
+        instancesValue = value
       default:
         if Self.laterDocumentKeys.contains(key) {
           fail([key], "'\(key)' is not supported by this release of Strata yet")
         } else {
-          fail([key], "unknown schema key '\(key)' (expected strata, version, models, migrations)")
+          fail([key], "unknown schema key '\(key)' (expected strata, version, models, migrations, instances)")
         }
       }
     }
@@ -101,9 +131,10 @@ struct SchemaLoader {
 
     // Pass 1: names, so that types may refer to any model.
     var bodies: [(String, JPtr)] = []
-    JValue.forEachMember(modelsObject) { keyBytes, value in
+    expandedModels = expandGenerics(modelsObject, instances: instancesValue)
+    JValue.forEachMember(expandedModels ?? modelsObject) { keyBytes, value in
       let name = JValue.keyString(keyBytes)
-      if !Self.isIdentifier(name) {
+      if instanceTemplates[name] == nil, !Self.isIdentifier(name) {
         fail(
           ["models", name], model: name,
           "model name '\(name)' must start with a letter or '_' and hold only letters, digits and '_'")
@@ -121,7 +152,8 @@ struct SchemaLoader {
       migrations = reader.read(migrationsValue)
       errors += reader.errors
     }
-    return errors.isEmpty ? Structure(version: version, models: models, migrations: migrations) : nil
+    return errors.isEmpty
+      ? Structure(version: version, models: models, migrations: migrations, generics: genericNames) : nil
   }
 
   static func isIdentifier(_ name: String) -> Bool {
