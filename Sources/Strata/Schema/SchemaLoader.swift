@@ -132,6 +132,12 @@ struct SchemaLoader {
     // Pass 1: names, so that types may refer to any model.
     var bodies: [(String, JPtr)] = []
     expandedModels = expandGenerics(modelsObject, instances: instancesValue)
+    if let expandedModels, json_object_size(expandedModels) == 0, errors.isEmpty {
+      fail(
+        ["models"],
+        "'models' holds only generic models: add a model, or name instances in 'instances'")
+      return nil
+    }
     JValue.forEachMember(expandedModels ?? modelsObject) { keyBytes, value in
       let name = JValue.keyString(keyBytes)
       if instanceTemplates[name] == nil, !Self.isIdentifier(name) {
