@@ -154,7 +154,8 @@ json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *err
 
 /**
  * Frees memory that this library allocated and handed over: strings from
- * strata_json_dumps() and the arrays of strata_map_many(). NULL is ignored.
+ * strata_json_dumps() and the arrays of strata_map_many() and
+ * strata_map_response(). NULL is ignored.
  */
 void strata_free(void *pointer);
 
@@ -300,6 +301,58 @@ strata_model_t **strata_map_many(const strata_schema_t *schema, const char *mode
 strata_model_t **strata_map_manyb(const strata_schema_t *schema, const char *model,
                                   const char *buffer, size_t length, size_t *count,
                                   strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* Responses                                                                  */
+
+/**
+ * Maps an API response `response` (borrowed): the records of the model named
+ * `model`, found at its root, and the paging metadata (docs/responses.md).
+ *
+ * The root is the model's "root" key path (or JSON Pointer), or the whole
+ * response when it declares none. The value there gives the records: an
+ * array one record per element, in order; an object one record; null or
+ * [] no records (a successful, empty result). A root key that is absent is
+ * a "missing" error at its pointer ("/statuses"), so an error body such as
+ * {"errors": [...]} never passes for an empty page; a root that runs
+ * through a value that is not an object is a "path" error; a string,
+ * number or bool at the root a "type" error. A root that runs through null
+ * gives no records, as key paths of properties do.
+ *
+ * The metadata is the value at the model's "meta" path mapped onto the meta
+ * model; absent or null there gives no metadata (the last page often leaves
+ * it out); a value that is not an object is a "type" error.
+ *
+ * `options` (borrowed; NULL for none) is a JSON object that overrides the
+ * schema: "root": a key path or JSON Pointer ("" for the whole response, to
+ * ignore the model's root), "meta": {"path": key path, "model": model name}.
+ * Null members count as not given; an unknown member, a bad path or an
+ * unknown model is an "argument" error.
+ *
+ * Every error of the records and of the metadata is collected, each with a
+ * path into the whole response ("/statuses/7/id"); if there is any, nothing is
+ * made and NULL is returned. On success returns an array of `*count` new
+ * model references, as strata_map_many() does: release each with
+ * strata_model_decref() and the array with strata_free(). An empty result
+ * gives a non-NULL array and *count 0. `count` must not be NULL. `metadata`
+ * may be NULL when the caller does not want the metadata; otherwise
+ * *metadata is set to a new reference to the metadata model (release it
+ * with strata_model_decref()), or to NULL when there is none. On failure
+ * *count is 0 and *metadata NULL.
+ */
+strata_model_t **strata_map_response(const strata_schema_t *schema, const char *model,
+                                     json_t *response, json_t *options, size_t *count,
+                                     strata_model_t **metadata, strata_error_t *error);
+
+/**
+ * Like strata_map_response(), from the response as UTF-8 JSON text of
+ * `length` bytes (malformed text is a "syntax" error). `options` is still a
+ * json_t (borrowed, may be NULL).
+ */
+strata_model_t **strata_map_responseb(const strata_schema_t *schema, const char *model,
+                                      const char *buffer, size_t length, json_t *options,
+                                      size_t *count, strata_model_t **metadata,
+                                      strata_error_t *error);
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                     */

@@ -202,6 +202,8 @@ static void report_unexpected_failure(const char *file, const char *name, const 
 #include "conformance_semantics.h"
 /* Merge and update: the keys mergeWith, mergeModel, update. */
 #include "conformance_merge.h"
+/* Response envelopes: the keys response, records, metadata. */
+#include "conformance_responses.h"
 
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
@@ -277,6 +279,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
         goto done; /* unarchive, archiveWith, compareWith */
     if (run_merge_case(file, name, schema, c))
         goto done; /* mergeWith, update */
+    if (run_response_case(file, name, schema, c))
+        goto done; /* response */
     if (model_name == NULL) {
         if (errors || dictionary || json)
             fail(file, name, "the case has no `model`");

@@ -209,6 +209,36 @@ int main(void) {
     CHECK_ARG(strata_map_manyb(schema, "Issue", "[]", 2, NULL, &err) == NULL);
     CHECK(strata_map_manyb(NULL, NULL, NULL, 0, NULL, NULL) == NULL);
 
+    /* ---- responses ---- */
+    {
+        strata_model_t **records, *meta = model;
+        json_t *bad_options = json_pack("{s:i}", "root", 1);
+        CHECK_ARG(strata_map_response(NULL, "Issue", ops, NULL, &count, &meta, &err) == NULL);
+        CHECK(meta == NULL && count == 0);
+        CHECK_ARG(strata_map_response(schema, NULL, ops, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_response(schema, "Issue", NULL, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_response(schema, "Issue", ops, NULL, NULL, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_response(schema, "Issue", ops, bad_options, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_response(schema, "Issue", ops, ops, &count, &meta, &err) == NULL);
+        CHECK(strata_map_response(NULL, NULL, NULL, NULL, NULL, NULL, NULL) == NULL);
+        /* NULL options and NULL metadata are allowed */
+        records = strata_map_response(schema, "Issue", ops, NULL, &count, NULL, &err);
+        CHECK(records != NULL && count == 0 && err.code == STRATA_OK);
+        strata_free(records);
+        CHECK_ARG(strata_map_responseb(NULL, "Issue", "[]", 2, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_responseb(schema, NULL, "[]", 2, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_responseb(schema, "Issue", NULL, 2, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_responseb(schema, "Issue", "[]", 2, NULL, NULL, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_responseb(schema, "Issue", "[]", (size_t)-1, NULL, &count, &meta, &err) == NULL);
+        CHECK_ARG(strata_map_responseb(schema, "Issue", "[]", 2, bad_options, &count, &meta, &err) == NULL);
+        CHECK(strata_map_responseb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL) == NULL);
+        records = strata_map_responseb(schema, "Issue", "null", 4, NULL, &count, NULL, &err);
+        CHECK(records != NULL && count == 0 && err.code == STRATA_OK);
+        strata_free(records);
+        CHECK(meta == NULL);
+        json_decref(bad_options);
+    }
+
     /* ---- models ---- */
     CHECK(strata_model_incref(NULL) == NULL);
     strata_model_decref(NULL);

@@ -16,7 +16,8 @@
  * is released at once, strata_errors(), merge (any two models), update (a
  * model with a canned input of any fixture), diff/patch (any two models) and
  * archive/unarchive (fuzz_common.h; each group switched by a
- * STRATA_FUZZ_HAVE_* macro).
+ * STRATA_FUZZ_HAVE_* macro), map_response (canned inputs in an envelope with
+ * root and meta options, or program bytes as the response text).
  */
 #include "fuzz_common.h"
 
@@ -104,6 +105,7 @@ enum {
     OP_MERGE,  /* a no-op without STRATA_FUZZ_HAVE_MERGE */
     OP_UPDATE, /* a no-op without STRATA_FUZZ_HAVE_UPDATE */
     OP_DIFF,   /* a no-op without STRATA_FUZZ_HAVE_DIFF */
+    OP_MAP_RESPONSE,
     OP_COUNT
 };
 
@@ -349,6 +351,53 @@ static void run_op(int op, struct program *p) {
         struct slot *a = pick(p), *b = pick(p);
         if (a->model && b->model)
             fuzz_exercise_pair_of(a->model, b->model, op == OP_MERGE ? FUZZ_PAIR_MERGE : FUZZ_PAIR_DIFF);
+        break;
+    }
+    case OP_MAP_RESPONSE: {
+        /* canned inputs in an envelope {"data": {"items": [...]}, "meta": input},
+           or program bytes as the response text with one of a few roots */
+        static const char *roots[] = {"", "data", "data.items", "/data/items", "/a.b/c", "items", "x[]"};
+        struct fuzz_fixture *f = &fuzz_fixtures[arg(p) % fuzz_fixture_count];
+        const char *model, *meta_model;
+        json_t *json, *meta_json, *response = NULL, *options;
+        unsigned mode = arg(p), first = arg(p), k = arg(p) % 4, i;
+        size_t n = 77;
+        strata_model_t **ms, *meta = NULL;
+        if (!canned(f, first, &model, &json) || !canned(f, first + 1, &meta_model, &meta_json))
+            break;
+        options = json_pack("{s:s, s:{s:s, s:s}}", "root", roots[mode % 7], "meta", "path",
+                            (mode & 8) ? "meta" : "/meta", "model", meta_model);
+        if (mode & 16) {
+            size_t length = arg(p);
+            if (length > p->size - p->at)
+                length = p->size - p->at;
+            ms = strata_map_responseb(f->schema, model, (const char *)p->data + p->at, length, options, &n,
+                                      (mode & 32) ? NULL : &meta, &err);
+            p->at += length;
+        } else {
+            json_t *items = json_array();
+            for (i = 0; i < k; i++) {
+                const char *other;
+                json_t *input;
+                if (canned(f, first + i, &other, &input))
+                    json_array_append(items, input);
+            }
+            response = json_pack("{s:{s:o}, s:O}", "data", "items", items, "meta", meta_json);
+            ms = strata_map_response(f->schema, model, response, options, &n, (mode & 32) ? NULL : &meta, &err);
+        }
+        if (ms) {
+            fuzz_check_success(&err);
+            for (i = 0; i < n; i++)
+                put(&slots[(first + i) % SLOTS], ms[i]);
+            strata_free(ms);
+            if (meta)
+                put(pick(p), meta);
+        } else {
+            FUZZ_ASSERT(n == 0 && meta == NULL, "a failed map_response set count %zu", n);
+            fuzz_check_failure(&err, response != NULL);
+        }
+        json_decref(response);
+        json_decref(options);
         break;
     }
     case OP_UPDATE: {

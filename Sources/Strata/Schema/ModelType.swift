@@ -53,6 +53,8 @@ package final class ModelType: @unchecked Sendable {
   var naming: NamingRule = .none
   /// The model this one `extends`, or nil.
   var base: ModelType? = nil
+  /// Where records of this model sit in an API response (`root`, `meta`).
+  var response = ResponseShape()
 
   /// True when `other` is this model or one of its bases (along `extends`).
   func isSelfOrDescendant(of other: ModelType) -> Bool {

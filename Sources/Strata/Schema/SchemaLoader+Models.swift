@@ -105,6 +105,7 @@ extension SchemaLoader {
       model.propertyIndex = base.propertyIndex
       model.unknownKeys = base.unknownKeys
       model.primaryKey = base.primaryKey
+      model.response = base.response
       for spec in base.properties {
         for keys in Self.keyLists(spec.location) { claimed[keys.map(\.name)] = spec.name }
       }
@@ -115,6 +116,7 @@ extension SchemaLoader {
       case "properties": propertiesValue = value
       case "primaryKey": primaryKeyValue = value
       case "extends", "subtypes": break  // read by readModels
+      case "root", "meta": readResponseKey(model, key: key, value: value, path: path)
       case "keys":
         if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
           naming = rule
@@ -134,7 +136,7 @@ extension SchemaLoader {
         } else {
           fail(
             path + [key], model: name,
-            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys, extends, subtypes)"
+            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys, extends, subtypes, root, meta)"
           )
         }
       }

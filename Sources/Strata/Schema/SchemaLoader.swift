@@ -27,7 +27,7 @@ struct SchemaLoader {
 
   /// Keys that later releases give meaning to: refused with a clear message.
   static let laterDocumentKeys: Set<String> = []
-  static let laterModelKeys: Set<String> = ["root"]
+  static let laterModelKeys: Set<String> = []
   static let laterPropertyKeys: Set<String> = [
     "inverse"
   ]

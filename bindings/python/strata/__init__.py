@@ -19,12 +19,13 @@ file path), next to this package, or in the checkout's ``build/`` folder.
 from __future__ import annotations
 
 from . import _native
-from ._core import JSONInput, Model, Schema, compare
+from ._core import JSONInput, Model, Response, Schema, compare
 from ._errors import MappingError, SchemaError, StrataError
 
 __all__ = [
     "Schema",
     "Model",
+    "Response",
     "StrataError",
     "SchemaError",
     "MappingError",

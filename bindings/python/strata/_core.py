@@ -24,7 +24,7 @@ from ._errors import ErrorEntry, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
 
-__all__ = ["Schema", "Model", "JSONInput", "compare"]
+__all__ = ["Schema", "Model", "Response", "JSONInput", "compare"]
 
 #: What map() and Schema() accept: JSON text (str or bytes) or Python data
 #: that the json module can encode (dicts, lists, ...).
@@ -180,6 +180,77 @@ class Schema:
         finally:
             lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
 
+    def map_response(
+        self,
+        model: str,
+        data: JSONInput,
+        *,
+        root: Optional[str] = None,
+        meta: Optional[Mapping[str, str]] = None,
+    ) -> "Response":
+        """Maps an API response: the records of ``model`` at its root, and the
+        paging metadata (docs/responses.md).
+
+        The root is the model's ``root`` in the schema, or ``root`` here (a key
+        path or JSON Pointer; ``""`` for the whole response). An array there
+        gives one record per element, an object one record, ``None``/``[]``
+        none. ``meta`` is ``{"path": key path, "model": model name}`` and
+        overrides the schema's ``meta``; metadata that the response leaves out
+        is ``None``. ``data`` is JSON text (``str``/``bytes``) or Python data.
+
+        Raises :class:`MappingError` with every error of the records and the
+        metadata, paths pointing into the whole response (``/statuses/7/id``);
+        a missing root is a ``missing`` error, never an empty result.
+        """
+        name = self._model_name(model)
+        if root is not None and not isinstance(root, str):
+            raise TypeError(f"strata: root must be a str or None, not {type(root).__name__}")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise TypeError(
+                'strata: meta must be a mapping {"path": ..., "model": ...} or None, '
+                f"not {type(meta).__name__}"
+            )
+        options: Dict[str, Any] = {}
+        if root is not None:
+            options["root"] = root
+        if meta is not None:
+            options["meta"] = dict(meta)
+        buffer = _encode(data)
+        options_handle = _json_handle(options, f"cannot map a response of {model!r}") if options else None
+        error = strata_error_t()
+        count = c_size_t(0)
+        metadata = _native.model_p()
+        try:
+            array = lib.strata_map_responseb(
+                self._handle,
+                name,
+                buffer,
+                len(buffer),
+                options_handle,
+                byref(count),
+                byref(metadata),
+                byref(error),
+            )
+        finally:
+            if options_handle is not None:
+                lib.strata_json_decref(options_handle)
+        if not array:
+            raise MappingError(_native.last_errors(error), f"cannot map a response of {model!r}")
+        meta_model = Model._adopt(metadata.value, self) if metadata.value else None
+        try:
+            handles = array[: count.value]
+            records = []
+            for index, handle in enumerate(handles):
+                try:
+                    records.append(Model._adopt(handle, self))
+                except BaseException:
+                    for rest in handles[index:]:
+                        lib.strata_model_decref(rest)
+                    raise
+            return Response(records, meta_model)
+        finally:
+            lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+
     def unarchive(self, blob: JSONInput) -> "Model":
         """Restores a model from an archive (JSON text as ``str``/``bytes``, or a
         dict). An archive of an older schema version is brought up to date by
@@ -247,7 +318,9 @@ class Model:
     _release = staticmethod(lib.strata_model_decref)
 
     def __init__(self) -> None:
-        raise TypeError("strata.Model objects are made by Schema.map() and Schema.map_many()")
+        raise TypeError(
+            "strata.Model objects are made by Schema.map(), Schema.map_many() and Schema.map_response()"
+        )
 
     def __del__(self) -> None:
         try:
@@ -475,6 +548,49 @@ class Model:
         raise TypeError(
             "strata.Model objects cannot be pickled; pickle m.to_json() and map it again"
         )
+
+
+class Response:
+    """What :meth:`Schema.map_response` returns: ``records``, the models found
+    at the root (in order; empty for a root that is ``None`` or ``[]``), and
+    ``metadata``, the metadata model or ``None``. ``len(r)`` and ``iter(r)``
+    are those of the records."""
+
+    __slots__ = ("_records", "_metadata")
+
+    _records: List["Model"]
+    _metadata: Optional["Model"]
+
+    def __init__(self, records: List["Model"], metadata: Optional["Model"] = None) -> None:
+        self._records = list(records)
+        self._metadata = metadata
+
+    @property
+    def records(self) -> List["Model"]:
+        """The records, in the response's order."""
+        return self._records
+
+    @property
+    def metadata(self) -> Optional["Model"]:
+        """The metadata model, or ``None`` (none asked for, or the response leaves it out)."""
+        return self._metadata
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator["Model"]:
+        return iter(self._records)
+
+    def __getitem__(self, index: int) -> "Model":
+        return self._records[index]
+
+    def __repr__(self) -> str:
+        head = f"<strata.Response {len(self._records)} record{'' if len(self._records) == 1 else 's'}"
+        if self._records:
+            head += f" of {self._records[0].model}"
+        if self._metadata is not None:
+            head += f" metadata={self._metadata!r}"
+        return head + ">"
 
 
 #: Property names that usually identify a model; repr shows them first.

@@ -234,6 +234,31 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
         error_p,
     )
 
+    # Responses
+    fn(
+        "strata_map_response",
+        POINTER(model_p),
+        schema_p,
+        c_char_p,
+        json_p,
+        json_p,
+        POINTER(c_size_t),
+        POINTER(model_p),
+        error_p,
+    )
+    fn(
+        "strata_map_responseb",
+        POINTER(model_p),
+        schema_p,
+        c_char_p,
+        c_char_p,
+        c_size_t,
+        json_p,
+        POINTER(c_size_t),
+        POINTER(model_p),
+        error_p,
+    )
+
     # Models
     fn("strata_model_incref", model_p, model_p)
     fn("strata_model_decref", None, model_p)

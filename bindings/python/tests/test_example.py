@@ -55,3 +55,20 @@ def test_github_issues_example_with_arguments(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "mapped 2 Issue models" in result.stdout
     assert "<strata.Model Issue number=1 title='one'>" in result.stdout
+
+
+SEARCH_EXAMPLE = PYTHON_DIR / "examples" / "search_pages.py"
+SEARCH_DIR = REPO_ROOT / "examples" / "search"
+
+
+@pytest.mark.skipif(not (SEARCH_DIR / "schema.json").is_file(), reason="no examples/search data")
+def test_search_pages_example() -> None:
+    result = subprocess.run(
+        [sys.executable, str(SEARCH_EXAMPLE)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    pages = sorted(SEARCH_DIR.glob("page-*.json"))
+    total = sum(len(json.loads(p.read_text(encoding="utf-8"))["statuses"]) for p in pages)
+    assert f"{total} statuses on {len(pages)} pages" in result.stdout
+    assert result.stdout.count("next page: ?max_id=") == len(pages) - 1
+    assert "error body: missing at '/statuses' (Status)" in result.stdout

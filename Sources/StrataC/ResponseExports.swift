@@ -1,0 +1,98 @@
+import CJansson
+import Glibc
+import Strata
+
+/// Maps an API response (borrowed): the records at the model's root and the metadata.
+@_cdecl("strata_map_response")
+public func strata_map_response(
+  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ response: UnsafeMutablePointer<json_t>?,
+  _ options: UnsafeMutablePointer<json_t>?, _ count: UnsafeMutablePointer<Int>?,
+  _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    metadata?.pointee = nil
+    guard let (schema, name, count) = responseArguments(schema, model, count, error) else { return nil }
+    guard let response else {
+      ErrorReporting.fail(.argument, "the JSON response is NULL", error)
+      return nil
+    }
+    return mapResponse(schema, name, response, options, count, metadata, error)
+  }
+}
+
+/// Maps an API response given as JSON text.
+@_cdecl("strata_map_responseb")
+public func strata_map_responseb(
+  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ buffer: UnsafePointer<CChar>?, _ length: Int,
+  _ options: UnsafeMutablePointer<json_t>?, _ count: UnsafeMutablePointer<Int>?,
+  _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    metadata?.pointee = nil
+    guard let (schema, name, count) = responseArguments(schema, model, count, error) else { return nil }
+    switch parseBuffer(buffer, length) {
+    case .success(let json):
+      defer { json_decref(json) }
+      return mapResponse(schema, name, json, options, count, metadata, error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
+  }
+}
+
+private func responseArguments(
+  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ count: UnsafeMutablePointer<Int>?,
+  _ error: UnsafeMutableRawPointer?
+) -> (Schema, String, UnsafeMutablePointer<Int>)? {
+  guard let schema = Handles.schema(schema) else {
+    ErrorReporting.fail(.argument, "the schema is NULL", error)
+    return nil
+  }
+  guard let name = Handles.string(model) else {
+    ErrorReporting.fail(.argument, "the model name is NULL", error)
+    return nil
+  }
+  guard let count else {
+    ErrorReporting.fail(.argument, "the count pointer is NULL", error)
+    return nil
+  }
+  return (schema, name, count)
+}
+
+private func mapResponse(
+  _ schema: Schema, _ name: String, _ response: UnsafeMutablePointer<json_t>,
+  _ options: UnsafeMutablePointer<json_t>?, _ count: UnsafeMutablePointer<Int>,
+  _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  let request: ResponseRequest
+  switch ResponseRequest.read(options) {
+  case .success(let read): request = read
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  }
+  let objects: ResponseObjects
+  switch schema.mapResponseValue(name, response, request) {
+  case .success(let mapped): objects = mapped
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  }
+  let capacity = max(objects.records.count, 1)
+  guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else {
+    ErrorReporting.fail(.argument, "out of memory", error)
+    return nil
+  }
+  let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
+  for (position, object) in objects.records.enumerated() {
+    (array + position).initialize(to: Handles.retained(object))
+  }
+  if objects.records.isEmpty { array.initialize(to: nil) }
+  count.pointee = objects.records.count
+  if let metadata, let object = objects.metadata { metadata.pointee = Handles.retained(object) }
+  ErrorReporting.succeed(error)
+  return array
+}
