@@ -53,9 +53,11 @@ extension Schema {
       case .success(let parsed): location = parsed
       case .failure(let problem): problems.append("the meta option's path: \(problem.message)")
       }
-      let index = modelIndex[meta.model]
-      if index == nil {
-        problems.append("the meta option's model: the schema has no model named '\(meta.model)'")
+      var index: Int? = nil
+      switch modelType(meta.model) {
+      case .success(let type): index = type.index
+      case .failure(let error):
+        problems.append("the meta option's model: \(error.errors.first?.message ?? "unknown model")")
       }
       if let location, let index { shape.meta = ResponseMetaSpec(location: location, model: index) }
     }
