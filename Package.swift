@@ -8,9 +8,6 @@ let package = Package(
     .library(name: "strata", type: .dynamic, targets: ["StrataC"]),
     .executable(name: "strata-cli", targets: ["strata-cli"]),
   ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
-  ],
   targets: [
     .systemLibrary(
       name: "CJansson",
@@ -19,13 +16,9 @@ let package = Package(
     ),
     .target(name: "Strata", dependencies: ["CJansson"]),
     .target(name: "StrataC", dependencies: ["Strata", "CJansson"]),
-    .executableTarget(
-      name: "strata-cli",
-      dependencies: [
-        "Strata",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
+    // The command parses its arguments by hand: the package has no dependencies, so an app that
+    // depends on the Strata library resolves nothing (and builds offline).
+    .executableTarget(name: "strata-cli", dependencies: ["Strata"]),
     .executableTarget(name: "swift-example", dependencies: ["Strata"], path: "examples/swift"),
     .testTarget(name: "StrataTests", dependencies: ["Strata", "CJansson"]),
   ],

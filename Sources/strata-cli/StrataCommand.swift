@@ -1,60 +1,215 @@
-import ArgumentParser
 import Glibc
 import Strata
 
 /// The `strata` command: check schemas and map JSON from the shell.
+///
+/// Arguments are parsed by hand (see `CommandLine`), so the package has no
+/// dependencies. Exit status: 0 on success, 1 when a schema, input or
+/// comparison fails, 64 for a usage error (as `sysexits.h` says).
 @main
-struct StrataCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "strata",
-    abstract: "Map JSON onto the models of a Strata schema.",
-    version: "0.1.0",
-    subcommands: [Check.self, MapCommand.self]
-  )
+enum StrataCommand {
+  static let version = "0.1.0"
+
+  static let help = """
+    OVERVIEW: Map JSON onto the models of a Strata schema.
+
+    USAGE: strata <subcommand>
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      check                   Load a schema and print its errors (exit status 1 if
+                              there are any).
+      map                     Map JSON onto a model and print its canonical
+                              dictionary (or, with --serialize, the JSON after the
+                              round trip).
+
+      See 'strata help <subcommand>' for detailed help.
+    """
+
+  static func main() {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    guard let first = arguments.first else {
+      print(help)
+      exit(0)
+    }
+    arguments.removeFirst()
+    switch first {
+    case "-h", "--help":
+      print(help)
+    case "--version":
+      print(version)
+    case "help":
+      switch arguments.first {
+      case nil: print(help)
+      case "check": print(Check.usage.help)
+      case "map": print(MapCommand.usage.help)
+      default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
+      }
+    case "check":
+      exit(Check.run(Usage.parse(arguments, Check.usage)))
+    case "map":
+      exit(MapCommand.run(Usage.parse(arguments, MapCommand.usage)))
+    default:
+      Usage.fail("Unexpected argument '\(first)'", usage: nil)
+    }
+    exit(0)
+  }
+}
+
+/// What a subcommand accepts, and its help text.
+struct Usage {
+  /// The subcommand's name.
+  var name: String
+  /// The usage line after `strata NAME`.
+  var synopsis: String
+  /// The positional arguments: name, help, and whether it may be left out.
+  var arguments: [(name: String, help: String, optional: Bool)]
+  /// The flags (`--many`): name without dashes, help.
+  var flags: [(name: String, help: String)]
+  /// The overview and discussion printed first by `--help`.
+  var overview: String
+
+  /// The parsed command line of a subcommand.
+  struct Parsed {
+    /// The positional arguments given, in order.
+    var positionals: [String]
+    /// The flags given.
+    var flags: Set<String>
+  }
+
+  /// The text of `strata NAME --help`.
+  var help: String {
+    var lines = [overview, "", "USAGE: strata \(name) \(synopsis)", "", "ARGUMENTS:"]
+    for argument in arguments { lines += Usage.entry("<\(argument.name)>", argument.help) }
+    lines += ["", "OPTIONS:"]
+    for flag in flags { lines += Usage.entry("--\(flag.name)", flag.help) }
+    lines += Usage.entry("--version", "Show the version.")
+    lines += Usage.entry("-h, --help", "Show help information.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One entry of a help list: the name in a column of 24, the text wrapped at 80.
+  static func entry(_ name: String, _ text: String) -> [String] {
+    var lines: [String] = []
+    var line = "  " + name
+    line += String(repeating: " ", count: max(1, 26 - line.count))
+    let indent = String(repeating: " ", count: 26)
+    var empty = true
+    for word in text.split(separator: " ") {
+      if !empty && line.count + 1 + word.count > 79 {
+        lines.append(line)
+        line = indent
+        empty = true
+      }
+      line += (empty ? "" : " ") + word
+      empty = false
+    }
+    lines.append(line)
+    return lines
+  }
+
+  /// Parses the arguments after the subcommand's name; prints help or a usage error and exits when asked to.
+  static func parse(_ arguments: [String], _ usage: Usage) -> Parsed {
+    var parsed = Parsed(positionals: [], flags: [])
+    var onlyPositionals = false
+    for argument in arguments {
+      if !onlyPositionals && argument.hasPrefix("-") && argument != "-" {
+        switch argument {
+        case "--":
+          onlyPositionals = true
+        case "-h", "--help":
+          print(usage.help)
+          exit(0)
+        case "--version":
+          print(StrataCommand.version)
+          exit(0)
+        default:
+          let name = String(argument.dropFirst(2))
+          guard argument.hasPrefix("--"), usage.flags.contains(where: { $0.name == name }) else {
+            fail("Unknown option '\(argument)'", usage: usage)
+          }
+          parsed.flags.insert(name)
+        }
+      } else {
+        guard parsed.positionals.count < usage.arguments.count else {
+          fail("Unexpected argument '\(argument)'", usage: usage)
+        }
+        parsed.positionals.append(argument)
+      }
+    }
+    if parsed.positionals.count < usage.arguments.count {
+      let missing = usage.arguments[parsed.positionals.count]
+      if !missing.optional {
+        fail(
+          "Missing expected argument '<\(missing.name)>'\nHelp:  <\(missing.name)>  \(missing.help)",
+          usage: usage)
+      }
+    }
+    return parsed
+  }
+
+  /// Prints a usage error on stderr and exits with status 64.
+  static func fail(_ message: String, usage: Usage?) -> Never {
+    var text = "Error: \(message)\n"
+    if let usage {
+      text += "Usage: strata \(usage.name) \(usage.synopsis)\n"
+      text += "  See 'strata \(usage.name) --help' for more information.\n"
+    } else {
+      text += "Usage: strata <subcommand>\n  See 'strata --help' for more information.\n"
+    }
+    Output.standardError(text)
+    exit(64)
+  }
 }
 
 /// `strata check SCHEMA`, or `strata check OLD NEW` to compare two versions.
-struct Check: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    abstract: "Load a schema and print its errors (exit status 1 if there are any).",
-    discussion: """
-      With two schemas, OLD and NEW, print every change from OLD to NEW that matters to data written \
-      under OLD, one per line, marked BREAKING (old archives or old JSON could no longer be read) or ok; \
-      the exit status is 1 when any change is breaking.
+enum Check {
+  static let usage = Usage(
+    name: "check",
+    synopsis: "<schema> [<new>]",
+    arguments: [
+      ("schema", "The schema file (with NEW: the old version).", false),
+      ("new", "The new version of the schema, to compare with the old one.", true),
+    ],
+    flags: [],
+    overview: """
+      OVERVIEW: Load a schema and print its errors (exit status 1 if there are any).
+
+      With two schemas, OLD and NEW, print every change from OLD to NEW that matters
+      to data written under OLD, one per line, marked BREAKING (old archives or old
+      JSON could no longer be read) or ok; the exit status is 1 when any change is
+      breaking.
       """)
 
-  @Argument(help: "The schema file (with NEW: the old version).")
-  var schema: String
-
-  @Argument(help: "The new version of the schema, to compare with the old one.")
-  var new: String? = nil
-
-  func run() throws {
-    if let new {
-      try compare(old: schema, new: new)
-      return
+  /// Runs the command; returns the exit status.
+  static func run(_ parsed: Usage.Parsed) -> Int32 {
+    let schema = parsed.positionals[0]
+    if parsed.positionals.count > 1 {
+      return compare(old: schema, new: parsed.positionals[1])
     }
     do {
       let loaded = try Schema(contentsOfFile: schema)
       print(
         "\(schema): ok, \(loaded.modelNames.count) models (\(loaded.modelNames.joined(separator: ", "))), version \(loaded.version)"
       )
+      return 0
     } catch {
       Output.errors(error)
-      throw ExitCode(1)
+      return 1
     }
   }
-}
 
-extension Check {
   /// `strata check OLD NEW`: one line per change, exit status 1 if any breaks old data.
-  func compare(old: String, new: String) throws {
+  static func compare(old: String, new: String) -> Int32 {
     let schemas: (Schema, Schema)
     do {
       schemas = (try Schema(contentsOfFile: old), try Schema(contentsOfFile: new))
     } catch {
       Output.errors(error)
-      throw ExitCode(1)
+      return 1
     }
     let changes = Schema.compare(old: schemas.0, new: schemas.1)
     for change in changes {
@@ -66,46 +221,54 @@ extension Check {
     print(
       "\(old) -> \(new): \(changes.count) change\(changes.count == 1 ? "" : "s"), \(breaking) breaking (version \(schemas.0.version) -> \(schemas.1.version))"
     )
-    if breaking > 0 { throw ExitCode(1) }
+    return breaking > 0 ? 1 : 0
   }
 }
 
 /// `strata map SCHEMA MODEL [INPUT|-] [--many] [--serialize]`
-struct MapCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "map",
-    abstract:
-      "Map JSON onto a model and print its canonical dictionary (or, with --serialize, the JSON after the round trip).",
-    discussion: "On failure the error list is printed as JSON on stderr and the exit status is 1.")
+enum MapCommand {
+  static let usage = Usage(
+    name: "map",
+    synopsis: "<schema> <model> [<input>] [--many] [--serialize]",
+    arguments: [
+      ("schema", "The schema file.", false),
+      ("model", "The model to map onto.", false),
+      ("input", "The JSON input file, or - for standard input. (default: -)", true),
+    ],
+    flags: [
+      ("many", "The input is an array: map every element."),
+      ("serialize", "Print the serialized JSON (model -> JSON) instead of the canonical dictionary."),
+    ],
+    overview: """
+      OVERVIEW: Map JSON onto a model and print its canonical dictionary (or, with
+      --serialize, the JSON after the round trip).
 
-  @Argument(help: "The schema file.")
-  var schema: String
+      On failure the error list is printed as JSON on stderr and the exit status is 1.
+      """)
 
-  @Argument(help: "The model to map onto.")
-  var model: String
-
-  @Argument(help: "The JSON input file, or - for standard input.")
-  var input: String = "-"
-
-  @Flag(help: "The input is an array: map every element.")
-  var many = false
-
-  @Flag(help: "Print the serialized JSON (model -> JSON) instead of the canonical dictionary.")
-  var serialize = false
-
-  func run() throws {
+  /// Runs the command; returns the exit status.
+  static func run(_ parsed: Usage.Parsed) -> Int32 {
+    let schema = parsed.positionals[0]
+    let model = parsed.positionals[1]
+    let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
+    let many = parsed.flags.contains("many")
+    let serialize = parsed.flags.contains("serialize")
     do {
       let loaded = try Schema(contentsOfFile: schema)
       guard let text = Output.read(input) else {
         Output.errors(StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]))
-        throw ExitCode(1)
+        return 1
       }
       let models = many ? try loaded.mapMany(model, text: text) : [try loaded.map(model, text: text)]
       let shown = try models.map { serialize ? try $0.json : $0.dictionary }
       print((many ? JSON.array(shown) : shown[0]).serialized(indent: 2))
+      return 0
     } catch let error as StrataError {
       Output.errors(error)
-      throw ExitCode(1)
+      return 1
+    } catch {
+      Output.standardError("\(error)\n")
+      return 1
     }
   }
 }
@@ -121,7 +284,13 @@ enum Output {
           "code": .string($0.code.rawValue), "message": .string($0.message),
         ]
       })
-    var text = list.serialized(indent: 2) + "\n"
+    standardError(list.serialized(indent: 2) + "\n")
+  }
+
+  /// Writes text on stderr, unbuffered (after flushing stdout, so the two keep their order).
+  static func standardError(_ message: String) {
+    fflush(nil)
+    var text = message
     text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {

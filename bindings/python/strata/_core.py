@@ -300,7 +300,8 @@ class Model:
 
     ``m["title"]`` is a property's canonical value as Python data (``None`` for
     a property set to null); ``KeyError`` for a property that is absent or not
-    in the model. ``"title" in m`` tells whether a property holds a value or
+    in the model. ``m.get("title")`` gives ``None`` (or a default) for an absent
+    property and raises ``KeyError`` for a name the model does not have. ``"title" in m`` tells whether a property holds a value or
     null. ``m.to_dict()`` is the canonical dictionary, ``m.to_json()`` the
     model serialized back to JSON.
     """
@@ -351,17 +352,27 @@ class Model:
         return self._schema
 
     def _get(self, prop: object) -> Optional[int]:
-        """A new json_t reference to the value of ``prop``, or None (absent / no such property)."""
+        """A new json_t reference to the value of ``prop``, or None when it is
+        absent. ``KeyError`` naming the model and ``prop`` when the model has
+        no such property (a typo never passes as an absent value)."""
         if not isinstance(prop, str):
-            return None
+            raise self._no_property(prop)
         raw = prop.encode("utf-8")
         if b"\0" in raw:
-            return None
+            raise self._no_property(prop)
         error = strata_error_t()
         handle: Optional[int] = lib.strata_model_get(self._handle, raw, byref(error))
+        if handle is None and error.code != _native.STRATA_OK:
+            raise self._no_property(prop)
         return handle
 
+    def _no_property(self, prop: object) -> KeyError:
+        return KeyError(f"model {self.model!r} has no property {prop!r}")
+
     def __getitem__(self, prop: str) -> Any:
+        """The canonical value of ``prop`` (``None`` when null). ``KeyError``
+        when it is absent, or when the model has no such property (then the
+        message names the model and the property)."""
         handle = self._get(prop)
         if handle is None:
             raise KeyError(prop)
@@ -388,7 +399,9 @@ class Model:
         return epoch + datetime.timedelta(seconds=seconds.value, microseconds=nanoseconds.value // 1000)
 
     def get(self, prop: str, default: Any = None) -> Any:
-        """The value of ``prop``, or ``default`` if it is absent or no property."""
+        """The value of ``prop`` (``None`` when null), or ``default`` when it is
+        absent. ``KeyError`` naming the model and ``prop`` when the model has
+        no such property: a misspelt name is an error, not an absent value."""
         handle = self._get(prop)
         if handle is None:
             return default

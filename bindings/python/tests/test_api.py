@@ -274,8 +274,24 @@ def test_unknown_property(schema: strata.Schema, issue_input: Dict[str, Any]) ->
         m["num\0ber"]
     assert "nope" not in m
     assert 0 not in m
-    assert m.get("nope") is None
-    assert m.get("nope", 42) == 42
+
+
+def test_unknown_property_names_model_and_property(schema: strata.Schema) -> None:
+    m = schema.map("Issue", {"number": 1})
+    # get() gives None only for a property that exists and is absent: a typo raises.
+    assert m.get("body") is None
+    for call in (lambda: m.get("nope"), lambda: m.get("nope", 42), lambda: m["nope"]):
+        with pytest.raises(KeyError) as raised:
+            call()
+        assert "'Issue'" in str(raised.value) and "'nope'" in str(raised.value)
+    with pytest.raises(KeyError):
+        m.get("num\0ber")
+    with pytest.raises(KeyError):
+        m.get(0)  # type: ignore[arg-type]
+    # An absent property raises a plain KeyError of its name, as a dict does.
+    with pytest.raises(KeyError) as raised:
+        m["body"]
+    assert raised.value.args == ("body",)
 
 
 def test_iteration(schema: strata.Schema, issue_input: Dict[str, Any]) -> None:
