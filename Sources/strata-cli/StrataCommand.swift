@@ -69,6 +69,8 @@ struct Usage {
   var arguments: [(name: String, help: String, optional: Bool)]
   /// The flags (`--many`): name without dashes, help.
   var flags: [(name: String, help: String)]
+  /// The options that take a value (`--root PATH`): name without dashes, the value's name, help.
+  var options: [(name: String, value: String, help: String)] = []
   /// The overview and discussion printed first by `--help`.
   var overview: String
 
@@ -78,6 +80,8 @@ struct Usage {
     var positionals: [String]
     /// The flags given.
     var flags: Set<String>
+    /// The options given, with their values (the last one wins).
+    var values: [String: String] = [:]
   }
 
   /// The text of `strata NAME --help`.
@@ -86,6 +90,7 @@ struct Usage {
     for argument in arguments { lines += Usage.entry("<\(argument.name)>", argument.help) }
     lines += ["", "OPTIONS:"]
     for flag in flags { lines += Usage.entry("--\(flag.name)", flag.help) }
+    for option in options { lines += Usage.entry("--\(option.name) <\(option.value)>", option.help) }
     lines += Usage.entry("--version", "Show the version.")
     lines += Usage.entry("-h, --help", "Show help information.")
     return lines.joined(separator: "\n") + "\n"
@@ -115,8 +120,12 @@ struct Usage {
   static func parse(_ arguments: [String], _ usage: Usage) -> Parsed {
     var parsed = Parsed(positionals: [], flags: [])
     var onlyPositionals = false
+    var pendingOption: String? = nil
     for argument in arguments {
-      if !onlyPositionals && argument.hasPrefix("-") && argument != "-" {
+      if let option = pendingOption {
+        parsed.values[option] = argument
+        pendingOption = nil
+      } else if !onlyPositionals && argument.hasPrefix("-") && argument != "-" {
         switch argument {
         case "--":
           onlyPositionals = true
@@ -127,7 +136,18 @@ struct Usage {
           print(StrataCommand.version)
           exit(0)
         default:
-          let name = String(argument.dropFirst(2))
+          var name = String(argument.dropFirst(2))
+          if argument.hasPrefix("--"), let equals = name.firstIndex(of: "="),
+            usage.options.contains(where: { $0.name == String(name[..<equals]) })
+          {
+            parsed.values[String(name[..<equals])] = String(name[name.index(after: equals)...])
+            continue
+          }
+          if argument.hasPrefix("--"), usage.options.contains(where: { $0.name == name }) {
+            pendingOption = name
+            continue
+          }
+          name = String(argument.dropFirst(2))
           guard argument.hasPrefix("--"), usage.flags.contains(where: { $0.name == name }) else {
             fail("Unknown option '\(argument)'", usage: usage)
           }
@@ -139,6 +159,9 @@ struct Usage {
         }
         parsed.positionals.append(argument)
       }
+    }
+    if let option = pendingOption {
+      fail("Missing value for '--\(option)'", usage: usage)
     }
     if parsed.positionals.count < usage.arguments.count {
       let missing = usage.arguments[parsed.positionals.count]
@@ -225,11 +248,12 @@ enum Check {
   }
 }
 
-/// `strata map SCHEMA MODEL [INPUT|-] [--many] [--serialize]`
+/// `strata map SCHEMA MODEL [INPUT|-] [--many] [--serialize] [--response] [--root PATH] [--meta PATH:MODEL]`
 enum MapCommand {
   static let usage = Usage(
     name: "map",
-    synopsis: "<schema> <model> [<input>] [--many] [--serialize]",
+    synopsis:
+      "<schema> <model> [<input>] [--many] [--serialize] [--response] [--root <path>] [--meta <path:model>]",
     arguments: [
       ("schema", "The schema file.", false),
       ("model", "The model to map onto.", false),
@@ -238,6 +262,20 @@ enum MapCommand {
     flags: [
       ("many", "The input is an array: map every element."),
       ("serialize", "Print the serialized JSON (model -> JSON) instead of the canonical dictionary."),
+      (
+        "response",
+        "The input is an API response: map the records at the model's root (and its meta), print {\"records\", \"metadata\"}."
+      ),
+    ],
+    options: [
+      (
+        "root", "path",
+        "Where the records are in the response (a key path or JSON Pointer; \"\" for all of it). Implies --response."
+      ),
+      (
+        "meta", "path:model",
+        "Where the paging metadata is, and its model (e.g. search_metadata:SearchMetadata). Implies --response."
+      ),
     ],
     overview: """
       OVERVIEW: Map JSON onto a model and print its canonical dictionary (or, with
@@ -258,6 +296,31 @@ enum MapCommand {
       guard let text = Output.read(input) else {
         Output.errors(StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]))
         return 1
+      }
+      if parsed.flags.contains("response") || parsed.values["root"] != nil || parsed.values["meta"] != nil {
+        guard !many else {
+          Output.errors(
+            StrataError([
+              ErrorDetail(path: "", code: .argument, message: "--many and --response do not go together")
+            ]))
+          return 1
+        }
+        var meta: ResponseMeta? = nil
+        if let spec = parsed.values["meta"] {
+          guard let colon = spec.lastIndex(of: ":") else {
+            Output.errors(
+              StrataError([
+                ErrorDetail(path: "", code: .argument, message: "--meta takes PATH:MODEL, not '\(spec)'")
+              ]))
+            return 1
+          }
+          meta = ResponseMeta(path: String(spec[..<colon]), model: String(spec[spec.index(after: colon)...]))
+        }
+        let response = try loaded.mapResponse(model, text: text, root: parsed.values["root"], meta: meta)
+        let records = try response.records.map { serialize ? try $0.json : $0.dictionary }
+        let metadata = try response.metadata.map { serialize ? try $0.json : $0.dictionary } ?? .null
+        print(JSON.object(["records": .array(records), "metadata": metadata]).serialized(indent: 2))
+        return 0
       }
       let models = many ? try loaded.mapMany(model, text: text) : [try loaded.map(model, text: text)]
       let shown = try models.map { serialize ? try $0.json : $0.dictionary }
