@@ -267,6 +267,14 @@ strata_schema_t *strata_schema_builder_load_file(strata_schema_builder_t *builde
 /* ------------------------------------------------------------------------ */
 /* Mapping                                                                    */
 
+/*
+ * Model names: wherever a function takes a model name, an instance of a
+ * generic model may be named too ("Page<Tweet>", "Pair<int, User?>"; spacing
+ * is free), if the schema makes it: instances are made when the schema
+ * loads, for each one its models use or its "instances" list names
+ * (docs/generics.md). Another instance is an "argument" error.
+ */
+
 /**
  * Maps `json` (borrowed) onto a new model of the schema's model named
  * `model`. Every error of the input is collected (see strata_errors()); if
