@@ -17,6 +17,8 @@ public final class Schema: @unchecked Sendable {
   let migrations: [MigrationStep]
   /// The generic models, by name without parameters: `Page` -> `Page<T>`.
   let generics: [String: String]
+  /// Each instance of a generic model -> that generic model as written (`Page<Tweet>` -> `Page<T>`).
+  let instanceTemplates: [String: String]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
@@ -33,6 +35,7 @@ public final class Schema: @unchecked Sendable {
     self.version = structure.version
     self.migrations = structure.migrations
     self.generics = structure.generics
+    self.instanceTemplates = structure.instanceTemplates
     self.models = structure.models
     self.modelNames = structure.models.map(\.name)
     var index: [String: Int] = [:]

@@ -90,13 +90,20 @@ package struct SchemaCompatibility {
     return out
   }
 
+  /// The name under which a model's body stands in the documents: an
+  /// instance's is its generic model's (`Page<Tweet>` -> `Page<T>`).
+  private func documentName(_ model: String) -> String {
+    new.instanceTemplates[model] ?? old.instanceTemplates[model] ?? model
+  }
+
   func changes() -> [SchemaChange] {
     var out: [SchemaChange] = []
     for oldModel in old.models {
       guard let index = new.modelIndex[oldModel.name], index < new.models.count else {
         out.append(
           SchemaChange(
-            path: JSONPointer.make(["models", oldModel.name]), model: oldModel.name, property: "",
+            path: JSONPointer.make(["models", documentName(oldModel.name)]), model: oldModel.name,
+            property: "",
             change: .modelRemoved,
             message: "model '\(oldModel.name)' is removed: its archives and its JSON can no longer be read",
             breaking: true))
@@ -107,7 +114,7 @@ package struct SchemaCompatibility {
     for newModel in new.models where old.modelIndex[newModel.name] == nil {
       out.append(
         SchemaChange(
-          path: JSONPointer.make(["models", newModel.name]), model: newModel.name, property: "",
+          path: JSONPointer.make(["models", documentName(newModel.name)]), model: newModel.name, property: "",
           change: .modelAdded, message: "model '\(newModel.name)' is new", breaking: false))
     }
     return out
@@ -137,7 +144,8 @@ package struct SchemaCompatibility {
     ) {
       out.append(
         SchemaChange(
-          path: JSONPointer.make(["models", spec.declaredIn, "properties", spec.name]), model: name,
+          path: JSONPointer.make(["models", documentName(spec.declaredIn), "properties", spec.name]),
+          model: name,
           property: spec.name, change: kind, message: message, breaking: breaking))
     }
     for oldSpec in oldModel.properties {
@@ -198,7 +206,9 @@ package struct SchemaCompatibility {
   }
 
   private func enums(_ oldSpec: PropertySpec, _ newSpec: PropertySpec, model: String) -> [SchemaChange] {
-    let path = JSONPointer.make(["models", newSpec.declaredIn, "properties", newSpec.name, "enum"])
+    let path = JSONPointer.make([
+      "models", documentName(newSpec.declaredIn), "properties", newSpec.name, "enum",
+    ])
     guard let newMap = newSpec.rules?.enumMap else { return [] }
     guard let oldMap = oldSpec.rules?.enumMap else {
       return [

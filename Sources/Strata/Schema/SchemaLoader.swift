@@ -40,6 +40,8 @@ struct SchemaLoader {
     var migrations: [MigrationStep] = []
     /// The generic models, by name without parameters: `Page` -> `Page<T>`.
     var generics: [String: String] = [:]
+    /// Each instance -> its generic model as written.
+    var instanceTemplates: [String: String] = [:]
   }
 
   /// Passes 1 and 2: names, model keys and properties. Throws every error found.
@@ -159,7 +161,9 @@ struct SchemaLoader {
       errors += reader.errors
     }
     return errors.isEmpty
-      ? Structure(version: version, models: models, migrations: migrations, generics: genericNames) : nil
+      ? Structure(
+        version: version, models: models, migrations: migrations, generics: genericNames,
+        instanceTemplates: instanceTemplates) : nil
   }
 
   static func isIdentifier(_ name: String) -> Bool {
