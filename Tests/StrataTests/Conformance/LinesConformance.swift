@@ -44,7 +44,8 @@ func runLinesCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
     }
     var pieces = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
     if bytes.last == 0x0A || bytes.isEmpty { pieces.removeLast() }
-    runs.append(("lines", try LineMapper(schema: schema, model: model, byteLines: pieces, maxLineLength: limit)))
+    runs.append(
+      ("lines", try LineMapper(schema: schema, model: model, byteLines: pieces, maxLineLength: limit)))
   } catch {
     Issue.record("mapLines failed: \(error)")
     return true
