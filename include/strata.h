@@ -50,6 +50,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -361,6 +362,131 @@ strata_model_t **strata_map_responseb(const strata_schema_t *schema, const char 
                                       const char *buffer, size_t length, json_t *options,
                                       size_t *count, strata_model_t **metadata,
                                       strata_error_t *error);
+
+/* ------------------------------------------------------------------------ */
+/* JSON lines                                                                 */
+
+/*
+ * JSON lines (docs/lines.md): one JSON value per line, each mapped onto a
+ * model as strata_mapb() maps it alone. Lines end at "\n" (a trailing "\r"
+ * is removed); a line holding only whitespace is skipped but counted; a
+ * last line without "\n" is a line; line numbers start at 1. A line that is
+ * not valid JSON (truncated, binary, invalid UTF-8) is a "syntax" error of
+ * that line; a mapping error keeps its path into that line's value. Every
+ * error object handed over for a line has an integer member "line" besides
+ * the five string members of strata_errors().
+ *
+ * Memory stays constant whatever the input's size: the input is read in
+ * chunks, and only a line that spans chunks is gathered, up to the line
+ * length limit. A longer line is dropped as it comes, until its newline, and
+ * is one "syntax" error of that line.
+ *
+ * Callbacks run on the calling thread (or on the helper thread of a call
+ * that needs a large stack, see "Limits"). A callback may call any strata
+ * function; it must not call strata_lines_feed() or strata_lines_finish() on
+ * the line mapper that is calling it.
+ */
+
+/** The default line length limit (bytes before the "\n"): 64 MiB. */
+#define STRATA_LINES_DEFAULT_MAX_LENGTH ((size_t)64 << 20)
+
+/** What a strata_read_fn returns on a read error. */
+#define STRATA_READ_ERROR ((size_t)-1)
+
+/**
+ * Reads up to `size` bytes of input into `buffer`. Returns the number of
+ * bytes read (fewer than `size` is fine), 0 at the end of the input, or
+ * STRATA_READ_ERROR when the input cannot be read (the call then fails with
+ * an "io" error). `data` is the `read_data` given to strata_map_lines().
+ */
+typedef size_t (*strata_read_fn)(void *buffer, size_t size, void *data);
+
+/**
+ * Receives the model of line `line`. `model` is a new reference handed to
+ * the callee: release it with strata_model_decref() (or keep it). Return 0
+ * to go on, non-zero to stop the call.
+ */
+typedef int (*strata_line_model_fn)(strata_model_t *model, size_t line, void *data);
+
+/**
+ * Receives the errors of line `line`, a line that did not map: `errors` is
+ * a JSON array of error objects, each with "path" (into that line's value),
+ * "model", "property", "code", "message" and "line". Borrowed: valid during
+ * the call; json_incref() it to keep it. Return 0 to go on, non-zero to stop.
+ */
+typedef int (*strata_line_error_fn)(const json_t *errors, size_t line, void *data);
+
+/**
+ * Maps JSON lines read with `read` (called with `read_data`) onto models
+ * named `model`: `on_model` receives each line's model, `on_error` each bad
+ * line's errors, in the input's order, both with `data`. A bad line never
+ * stops the call when `on_error` is given; when `on_error` is NULL, the
+ * first bad line stops it: the call returns -1 with that line's errors in
+ * `error` and strata_errors() (each with "line"). `on_model` may be NULL to
+ * only check the lines (models are counted and released).
+ *
+ * `max_line_length` is the longest line accepted, in bytes before the "\n";
+ * 0 means STRATA_LINES_DEFAULT_MAX_LENGTH.
+ *
+ * Returns the number of models made (also when a callback stopped the call),
+ * or -1 on a failure of the whole call: a NULL `schema`, `model` or `read`,
+ * an unknown model ("argument"), a read error ("io", with "line": the line
+ * being read), or a bad line with no `on_error`. `error` (may be NULL) is
+ * cleared on success.
+ */
+int64_t strata_map_lines(const strata_schema_t *schema, const char *model, strata_read_fn read,
+                         void *read_data, size_t max_line_length, strata_line_model_fn on_model,
+                         strata_line_error_fn on_error, void *data, strata_error_t *error);
+
+/**
+ * Like strata_map_lines(), reading `file` (an open FILE *, read from its
+ * current position to its end with fread(); not closed). A read error
+ * (ferror()) is an "io" error. A NULL `file` is an "argument" error.
+ */
+int64_t strata_map_lines_file(const strata_schema_t *schema, const char *model, FILE *file,
+                              size_t max_line_length, strata_line_model_fn on_model,
+                              strata_line_error_fn on_error, void *data, strata_error_t *error);
+
+/**
+ * A push-style line mapper, for input that arrives in pieces (a socket, an
+ * event loop, a binding's generator): bytes go in with strata_lines_feed(),
+ * strata_lines_finish() ends the input. Used by one thread at a time.
+ */
+typedef struct strata_lines strata_lines_t;
+
+/**
+ * A new line mapper onto the model named `model` of `schema` (which it keeps
+ * alive), refusing lines longer than `max_line_length` bytes (0: the
+ * default). Free it with strata_lines_free(). Returns NULL with an
+ * "argument" error for a NULL argument or an unknown model.
+ */
+strata_lines_t *strata_lines_new(const strata_schema_t *schema, const char *model,
+                                 size_t max_line_length, strata_error_t *error);
+
+/**
+ * Feeds `length` bytes of input (borrowed; any split of the input, lines
+ * may span calls). The callbacks receive the lines these bytes complete, as
+ * in strata_map_lines(); the start of an unfinished line is kept for the
+ * next call. Returns the number of models made by this call, or -1 with an
+ * "argument" error (NULL `lines` or `buffer`; a mapper that has ended) or
+ * with a bad line's errors when `on_error` is NULL. A mapper ends when a
+ * callback stops it, when a bad line stops it, and at strata_lines_finish():
+ * later feeds are "argument" errors.
+ */
+int64_t strata_lines_feed(strata_lines_t *lines, const char *buffer, size_t length,
+                          strata_line_model_fn on_model, strata_line_error_fn on_error, void *data,
+                          strata_error_t *error);
+
+/**
+ * Ends the input: maps a last line that has no "\n", through the callbacks.
+ * Returns the number of models made by this call (0 or 1), or -1 as
+ * strata_lines_feed() does. The mapper has ended afterwards.
+ */
+int64_t strata_lines_finish(strata_lines_t *lines, strata_line_model_fn on_model,
+                            strata_line_error_fn on_error, void *data, strata_error_t *error);
+
+/** Frees a line mapper (the lines not yet finished are dropped). NULL is ignored. */
+void strata_lines_free(strata_lines_t *lines);
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                     */

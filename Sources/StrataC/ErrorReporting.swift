@@ -101,7 +101,9 @@ enum ErrorReporting {
   /// Records an outcome handed over from a helper thread as this thread's own.
   static func adopt(_ handoff: Handoff) { setList(handoff.list) }
 
-  private static func list(_ failure: StrataError) -> UnsafeMutablePointer<json_t>? {
+  /// The errors as a JSON array (a new reference), each entry with "line"
+  /// when the error has one.
+  static func list(_ failure: StrataError) -> UnsafeMutablePointer<json_t>? {
     guard let array = json_array() else { return nil }
     for detail in failure.errors {
       guard let entry = json_object() else { continue }
@@ -110,6 +112,9 @@ enum ErrorReporting {
       set(entry, "property", detail.property)
       set(entry, "code", detail.code.rawValue)
       set(entry, "message", detail.message)
+      if let line = detail.line, let number = json_integer(json_int_t(line)) {
+        _ = json_object_set_new(entry, "line", number)
+      }
       _ = json_array_append_new(array, entry)
     }
     return array

@@ -248,12 +248,12 @@ enum Check {
   }
 }
 
-/// `strata map SCHEMA MODEL [INPUT|-] [--many] [--serialize] [--response] [--root PATH] [--meta PATH:MODEL]`
+/// `strata map SCHEMA MODEL [INPUT|-] [--many | --lines] [--serialize] [--response] [--root PATH] [--meta PATH:MODEL]`
 enum MapCommand {
   static let usage = Usage(
     name: "map",
     synopsis:
-      "<schema> <model> [<input>] [--many] [--serialize] [--response] [--root <path>] [--meta <path:model>]",
+      "<schema> <model> [<input>] [--many | --lines] [--serialize] [--response] [--root <path>] [--meta <path:model>]",
     arguments: [
       ("schema", "The schema file.", false),
       ("model", "The model to map onto.", false),
@@ -261,6 +261,10 @@ enum MapCommand {
     ],
     flags: [
       ("many", "The input is an array: map every element."),
+      (
+        "lines",
+        "The input is JSON lines: print one compact JSON line per model, and each bad line's errors as one JSON line on stderr (with \"line\"); the exit status is 1 if any line failed."
+      ),
       ("serialize", "Print the serialized JSON (model -> JSON) instead of the canonical dictionary."),
       (
         "response",
@@ -293,6 +297,19 @@ enum MapCommand {
     let serialize = parsed.flags.contains("serialize")
     do {
       let loaded = try Schema(contentsOfFile: schema)
+      if parsed.flags.contains("lines") {
+        let response =
+          parsed.flags.contains("response") || parsed.values["root"] != nil || parsed.values["meta"] != nil
+        guard !many && !response else {
+          Output.errors(
+            StrataError([
+              ErrorDetail(
+                path: "", code: .argument, message: "--lines goes with neither --many nor --response")
+            ]))
+          return 1
+        }
+        return LinesCommand.run(loaded, model, input, serialize: serialize)
+      }
       guard let text = Output.read(input) else {
         Output.errors(StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]))
         return 1

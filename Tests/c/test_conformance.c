@@ -204,6 +204,8 @@ static void report_unexpected_failure(const char *file, const char *name, const 
 #include "conformance_merge.h"
 /* Response envelopes: the keys response, records, metadata. */
 #include "conformance_responses.h"
+/* JSON lines: the keys lines, linesHex, maxLineLength, records, lineErrors. */
+#include "conformance_lines.h"
 
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
@@ -281,6 +283,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
         goto done; /* mergeWith, update */
     if (run_response_case(file, name, schema, c))
         goto done; /* response */
+    if (run_lines_case(file, name, schema, c))
+        goto done; /* lines, linesHex */
     if (model_name == NULL) {
         if (errors || dictionary || json)
             fail(file, name, "the case has no `model`");

@@ -56,6 +56,14 @@ static const char *SCHEMA =
     " \"User\": {\"properties\": {\"login\": {\"type\": \"string\"}}}"
     "}}";
 
+/* A strata_read_fn for an empty input. */
+static size_t lines_read_nothing(void *buffer, size_t size, void *data) {
+    (void)buffer;
+    (void)size;
+    (void)data;
+    return 0;
+}
+
 /* A transformer that upper-cases strings; misbehaves on request. */
 static int transformer_mode; /* 0 ok, 1 NULL with no message, 2 wrong type, 3 NULL with message */
 static json_t *upper(json_t *value, void *payload, char *message, size_t size) {
@@ -208,6 +216,52 @@ int main(void) {
     CHECK_ARG(strata_map_manyb(schema, "Issue", NULL, 2, &count, &err) == NULL);
     CHECK_ARG(strata_map_manyb(schema, "Issue", "[]", 2, NULL, &err) == NULL);
     CHECK(strata_map_manyb(NULL, NULL, NULL, 0, NULL, NULL) == NULL);
+
+    /* ---- JSON lines ---- */
+    {
+        strata_lines_t *lines;
+        FILE *file = tmpfile();
+        CHECK(file != NULL);
+        if (file) {
+            fputs("{\"number\": 1}\n", file);
+            rewind(file);
+        }
+        CHECK_ARG(strata_map_lines(NULL, "Issue", lines_read_nothing, NULL, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines(schema, NULL, lines_read_nothing, NULL, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines(schema, "Issue", NULL, NULL, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines(schema, "Nope", lines_read_nothing, NULL, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines(schema, "Issue", lines_read_nothing, NULL, (size_t)-1, NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_map_lines(NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL) == -1);
+        /* NULL callbacks and data are allowed: models are counted and released */
+        CHECK(strata_map_lines(schema, "Issue", lines_read_nothing, NULL, 0, NULL, NULL, NULL, &err) == 0);
+        CHECK(err.code == STRATA_OK);
+        CHECK_ARG(strata_map_lines_file(NULL, "Issue", file, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines_file(schema, NULL, file, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_map_lines_file(schema, "Issue", NULL, 0, NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_map_lines_file(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL) == -1);
+        if (file) {
+            CHECK(strata_map_lines_file(schema, "Issue", file, 0, NULL, NULL, NULL, &err) == 1);
+            fclose(file);
+        }
+        CHECK_ARG(strata_lines_new(NULL, "Issue", 0, &err) == NULL);
+        CHECK_ARG(strata_lines_new(schema, NULL, 0, &err) == NULL);
+        CHECK_ARG(strata_lines_new(schema, "Nope", 0, &err) == NULL);
+        CHECK(strata_lines_new(NULL, NULL, 0, NULL) == NULL);
+        CHECK_ARG(strata_lines_feed(NULL, "{}\n", 3, NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_lines_feed(NULL, NULL, 0, NULL, NULL, NULL, NULL) == -1);
+        CHECK_ARG(strata_lines_finish(NULL, NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_lines_finish(NULL, NULL, NULL, NULL, NULL) == -1);
+        strata_lines_free(NULL);
+        lines = strata_lines_new(schema, "Issue", 0, &err);
+        CHECK(lines != NULL);
+        CHECK_ARG(strata_lines_feed(lines, NULL, 3, NULL, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_lines_feed(lines, "{}\n", (size_t)-1, NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_lines_feed(lines, "{}\n{", 4, NULL, NULL, NULL, &err) == 1);
+        CHECK(strata_lines_finish(lines, NULL, NULL, NULL, &err) == -1 && err.code == STRATA_ERROR_SYNTAX);
+        CHECK_ARG(strata_lines_finish(lines, NULL, NULL, NULL, &err) == -1); /* ended */
+        CHECK_ARG(strata_lines_feed(lines, "{}\n", 3, NULL, NULL, NULL, &err) == -1);
+        strata_lines_free(lines);
+    }
 
     /* ---- responses ---- */
     {

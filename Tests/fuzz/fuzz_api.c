@@ -106,8 +106,56 @@ enum {
     OP_UPDATE, /* a no-op without STRATA_FUZZ_HAVE_UPDATE */
     OP_DIFF,   /* a no-op without STRATA_FUZZ_HAVE_DIFF */
     OP_MAP_RESPONSE,
+    OP_MAP_LINES,
     OP_COUNT
 };
+
+/* JSON lines: the program's bytes as the input, fed in pieces or read
+   through strata_map_lines(); each model goes to a slot, each error array
+   must carry the line it is given with. */
+struct lines_state {
+    size_t models, last_line;
+};
+
+static int lines_on_model(strata_model_t *model, size_t line, void *data) {
+    struct lines_state *state = data;
+    FUZZ_ASSERT(line > state->last_line, "line %zu after line %zu", line, state->last_line);
+    state->last_line = line;
+    state->models++;
+    put(&slots[(state->models + line) % SLOTS], model);
+    return 0;
+}
+
+static int lines_on_error(const json_t *errors, size_t line, void *data) {
+    struct lines_state *state = data;
+    size_t i;
+    FUZZ_ASSERT(line > state->last_line, "line %zu after line %zu", line, state->last_line);
+    state->last_line = line;
+    FUZZ_ASSERT(json_is_array(errors) && json_array_size(errors) > 0, "an empty error array for line %zu", line);
+    for (i = 0; i < json_array_size(errors); i++) {
+        json_t *number = json_object_get(json_array_get(errors, i), "line");
+        FUZZ_ASSERT(json_is_integer(number) && (size_t)json_integer_value(number) == line,
+                    "an error without its line %zu", line);
+    }
+    return 0;
+}
+
+struct lines_reader {
+    const uint8_t *data;
+    size_t size, at, piece;
+};
+
+static size_t lines_read(void *buffer, size_t size, void *data) {
+    struct lines_reader *r = data;
+    size_t n = r->size - r->at;
+    if (n > size)
+        n = size;
+    if (n > r->piece)
+        n = r->piece;
+    memcpy(buffer, r->data + r->at, n);
+    r->at += n;
+    return n;
+}
 
 static void run_op(int op, struct program *p) {
     strata_error_t err;
@@ -398,6 +446,52 @@ static void run_op(int op, struct program *p) {
         }
         json_decref(response);
         json_decref(options);
+        break;
+    }
+    case OP_MAP_LINES: {
+        struct fuzz_fixture *f = &fuzz_fixtures[arg(p) % fuzz_fixture_count];
+        const char *model;
+        json_t *json;
+        unsigned mode = arg(p), piece = arg(p) % 17 + 1;
+        size_t length = arg(p) * 4, limit = (mode & 4) ? (size_t)(arg(p) + 1) : 0;
+        struct lines_state state = {0, 0};
+        int64_t made;
+        if (!canned(f, arg(p), &model, &json))
+            break;
+        if (length > p->size - p->at)
+            length = p->size - p->at;
+        if (mode & 1) {
+            struct lines_reader reader = {p->data + p->at, length, 0, piece};
+            made = strata_map_lines(f->schema, model, lines_read, &reader, limit, lines_on_model,
+                                    (mode & 2) ? NULL : lines_on_error, &state, &err);
+        } else {
+            strata_lines_t *lines = strata_lines_new(f->schema, model, limit, &err);
+            size_t at = 0;
+            int64_t n = 0;
+            FUZZ_ASSERT(lines != NULL, "strata_lines_new failed for a canned model");
+            made = 0;
+            while (at < length && n >= 0) {
+                size_t take = length - at < piece ? length - at : piece;
+                n = strata_lines_feed(lines, (const char *)p->data + p->at + at, take, lines_on_model,
+                                      (mode & 2) ? NULL : lines_on_error, &state, &err);
+                made = n < 0 ? -1 : made + n;
+                at += take;
+            }
+            if (made >= 0) {
+                n = strata_lines_finish(lines, lines_on_model, (mode & 2) ? NULL : lines_on_error, &state, &err);
+                made = n < 0 ? -1 : made + n;
+            }
+            strata_lines_free(lines);
+        }
+        p->at += length;
+        if (made >= 0) {
+            fuzz_check_success(&err);
+            FUZZ_ASSERT((size_t)made == state.models, "%lld models made, %zu delivered", (long long)made,
+                        state.models);
+        } else {
+            FUZZ_ASSERT(mode & 2, "map_lines failed with an error callback");
+            fuzz_check_failure(&err, 0);
+        }
         break;
     }
     case OP_UPDATE: {

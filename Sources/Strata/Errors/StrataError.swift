@@ -10,14 +10,21 @@ public struct ErrorDetail: Sendable, Hashable, CustomStringConvertible {
   public var code: ErrorCode
   /// One line for a person, naming the expected and the actual.
   public var message: String
+  /// For an error of JSON lines (docs/lines.md): the 1-based number of the
+  /// line it belongs to, whose value `path` points into. Nil otherwise.
+  public var line: Int?
 
   /// Makes an error from its fields.
-  public init(path: String, model: String = "", property: String = "", code: ErrorCode, message: String) {
+  public init(
+    path: String, model: String = "", property: String = "", code: ErrorCode, message: String,
+    line: Int? = nil
+  ) {
     self.path = path
     self.model = model
     self.property = property
     self.code = code
     self.message = message
+    self.line = line
   }
 
   /// `path: message (code)`, with the model and property when known.
@@ -26,6 +33,7 @@ public struct ErrorDetail: Sendable, Hashable, CustomStringConvertible {
     if !model.isEmpty {
       place += property.isEmpty ? " [\(model)]" : " [\(model).\(property)]"
     }
+    if let line { place = "line \(line): " + place }
     return "\(place): \(message) (\(code.rawValue))"
   }
 }

@@ -104,6 +104,7 @@ func conformance(_ testCase: ConformanceCase) throws {
   if runSemanticCase(testCase, schema) { return }  // unarchive, archiveWith, compareWith
   if runMergeCase(testCase, schema) { return }  // mergeWith, update
   if runResponseCase(testCase, schema) { return }  // response
+  if runLinesCase(testCase, schema) { return }  // lines, linesHex
   guard case .string(let model)? = body["model"] else {
     Issue.record("case has no model")
     return

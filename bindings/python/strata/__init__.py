@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from . import _native
 from ._core import JSONInput, Model, Response, Schema, compare
-from ._errors import MappingError, SchemaError, StrataError
+from ._errors import LineError, MappingError, SchemaError, StrataError
 
 __all__ = [
     "Schema",
@@ -29,6 +29,7 @@ __all__ = [
     "StrataError",
     "SchemaError",
     "MappingError",
+    "LineError",
     "JSONInput",
     "compare",
     "library_version",

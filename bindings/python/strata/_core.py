@@ -20,7 +20,7 @@ from typing import (
 )
 
 from . import _native
-from ._errors import ErrorEntry, MappingError, SchemaError, StrataError
+from ._errors import ErrorEntry, LineError, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
 
@@ -43,6 +43,47 @@ def _encode(data: Any) -> bytes:
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
     return json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+_LINES_CHUNK = 1 << 16
+
+
+def _line_chunks(source: Any) -> Iterator[bytes]:
+    """The bytes of a map_lines source, in chunks (generator; closes the
+    files it opens)."""
+    if isinstance(source, str):
+        source = source.encode("utf-8")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        for start in range(0, len(data), _LINES_CHUNK):
+            yield data[start : start + _LINES_CHUNK]
+        return
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as file:
+            yield from _line_chunks(file)
+        return
+    read = getattr(source, "read", None)
+    if callable(read):
+        while True:
+            chunk = read(_LINES_CHUNK)
+            if not chunk:
+                return
+            yield chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+    try:
+        lines = iter(source)
+    except TypeError:
+        raise TypeError(
+            "strata: map_lines takes a file, a path, JSON lines text or an iterable of lines, "
+            f"not {type(source).__name__}"
+        ) from None
+    for line in lines:
+        if isinstance(line, str):
+            line = line.encode("utf-8")
+        elif isinstance(line, (bytearray, memoryview)):
+            line = bytes(line)
+        elif not isinstance(line, bytes):
+            raise TypeError(f"strata: a line must be str or bytes, not {type(line).__name__}")
+        yield line if line.endswith(b"\n") else line + b"\n"
 
 
 def _argument_error(message: str, path: str = "") -> ErrorEntry:
@@ -179,6 +220,89 @@ class Schema:
             return models
         finally:
             lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+
+    def map_lines(
+        self,
+        model: str,
+        source: Any,
+        *,
+        on_error: str = "raise",
+        max_line_length: Optional[int] = None,
+    ) -> Iterator[Union["Model", LineError]]:
+        """Maps JSON lines onto models named ``model``, one line at a time
+        (docs/lines.md): a generator of one :class:`Model` per line.
+
+        ``source`` is a file object (binary or text, read in chunks of 64 KiB,
+        never whole), a path (``os.PathLike``, e.g. ``pathlib.Path``), JSON
+        lines text (``str`` or ``bytes``, as :meth:`map` takes text), or any
+        other iterable of lines (``str`` or ``bytes``; a file's lines). Lines
+        end at ``"\\n"`` (a trailing ``"\\r"`` is removed); blank lines are
+        skipped but counted; line numbers start at 1.
+
+        A bad line (not JSON, or not mapping) raises :class:`MappingError`
+        with ``on_error="raise"`` (the default), after the models of the lines
+        before it; its errors carry ``"line"``. With ``on_error="yield"`` it
+        yields a :class:`LineError` in its place and goes on, so one bad line
+        never stops a long file. Lines longer than ``max_line_length`` bytes
+        (default 64 MiB) are errors, skipped without being kept in memory.
+        """
+        if on_error not in ("raise", "yield"):
+            raise ValueError(f'strata: on_error must be "raise" or "yield", not {on_error!r}')
+        if max_line_length is not None and (
+            not isinstance(max_line_length, int) or max_line_length < 1
+        ):
+            raise ValueError("strata: max_line_length must be a positive int or None")
+        name = self._model_name(model)
+        error = strata_error_t()
+        handle = lib.strata_lines_new(self._handle, name, max_line_length or 0, byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot map lines of {model!r}")
+        return self._lines(handle, _line_chunks(source), on_error == "raise")
+
+    def _lines(
+        self, handle: int, chunks: Iterator[bytes], raising: bool
+    ) -> Iterator[Union["Model", LineError]]:
+        pending: List[Union["Model", LineError]] = []
+        schema = self
+
+        def on_model(model: int, line: int, data: Any) -> int:
+            try:
+                pending.append(Model._adopt(model, schema))
+            except BaseException:  # pragma: no cover - out of memory
+                lib.strata_model_decref(model)
+                return 1
+            return 0
+
+        def on_line_error(errors: int, line: int, data: Any) -> int:
+            pending.append(LineError(line, _native.errors_of(errors)))
+            return 0
+
+        model_fn = _native.LINE_MODEL_FN(on_model)
+        error_fn = _native.LINE_ERROR_FN(on_line_error)
+        error = strata_error_t()
+        try:
+            finished = False
+            while not finished:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    result = lib.strata_lines_finish(handle, model_fn, error_fn, None, byref(error))
+                    finished = True
+                else:
+                    result = lib.strata_lines_feed(
+                        handle, chunk, len(chunk), model_fn, error_fn, None, byref(error)
+                    )
+                if result < 0:
+                    raise MappingError(_native.last_errors(error), "cannot map lines")
+                items, pending[:] = list(pending), []
+                for item in items:
+                    if raising and isinstance(item, LineError):
+                        raise item.exception()
+                    yield item
+        finally:
+            lib.strata_lines_free(handle)
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
 
     def map_response(
         self,

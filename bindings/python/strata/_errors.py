@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-__all__ = ["StrataError", "SchemaError", "MappingError"]
+__all__ = ["StrataError", "SchemaError", "MappingError", "LineError"]
 
 ErrorEntry = Dict[str, str]
 
@@ -55,6 +55,35 @@ class SchemaError(StrataError):
 
 class MappingError(StrataError):
     """Input could not be mapped onto a model: every error of the input."""
+
+
+class LineError:
+    """A line of JSON lines that did not map, as :meth:`Schema.map_lines`
+    yields it with ``on_error="yield"``: ``line`` (1-based; blank lines
+    count) and ``errors``, every error of that line, each a dict like
+    :attr:`StrataError.errors` with ``"line"`` too and a ``path`` into that
+    line's value."""
+
+    __slots__ = ("line", "errors")
+
+    def __init__(self, line: int, errors: Sequence[Dict[str, object]]) -> None:
+        self.line = line
+        self.errors = [dict(entry) for entry in errors]
+
+    def exception(self) -> "MappingError":
+        """The :class:`MappingError` that ``on_error="raise"`` raises for this line."""
+        return MappingError(self.errors, f"line {self.line}")  # type: ignore[arg-type]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LineError):
+            return NotImplemented
+        return self.line == other.line and self.errors == other.errors
+
+    def __repr__(self) -> str:
+        return f"LineError(line={self.line}, errors={self.errors!r})"
+
+    def __str__(self) -> str:
+        return self.exception().args[0]
 
 
 def format_error(entry: ErrorEntry) -> str:

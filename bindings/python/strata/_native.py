@@ -149,6 +149,12 @@ TRANSFORM_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_size_t
 MERGE_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
 #: strata_release_fn: void (*)(void *payload)
 RELEASE_FN = ctypes.CFUNCTYPE(None, c_void_p)
+#: strata_line_model_fn: int (*)(strata_model_t *model, size_t line, void *data)
+LINE_MODEL_FN = ctypes.CFUNCTYPE(ctypes.c_int, c_void_p, c_size_t, c_void_p)
+#: strata_line_error_fn: int (*)(const json_t *errors, size_t line, void *data)
+LINE_ERROR_FN = ctypes.CFUNCTYPE(ctypes.c_int, c_void_p, c_size_t, c_void_p)
+#: strata_read_fn: size_t (*)(void *buffer, size_t size, void *data)
+READ_FN = ctypes.CFUNCTYPE(c_size_t, c_void_p, c_size_t, c_void_p)
 
 
 def _declare(lib: ctypes.CDLL, path: Path) -> None:
@@ -256,6 +262,48 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
         json_p,
         POINTER(c_size_t),
         POINTER(model_p),
+        error_p,
+    )
+
+    # JSON lines (strata_map_lines and strata_map_lines_file take a C reader
+    # or FILE *; the binding feeds the push-style mapper instead)
+    fn("strata_lines_new", c_void_p, schema_p, c_char_p, c_size_t, error_p)
+    fn("strata_lines_free", None, c_void_p)
+    fn(
+        "strata_lines_feed",
+        c_int64,
+        c_void_p,
+        c_char_p,
+        c_size_t,
+        LINE_MODEL_FN,
+        LINE_ERROR_FN,
+        c_void_p,
+        error_p,
+    )
+    fn("strata_lines_finish", c_int64, c_void_p, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p)
+    fn(
+        "strata_map_lines",
+        c_int64,
+        schema_p,
+        c_char_p,
+        READ_FN,
+        c_void_p,
+        c_size_t,
+        LINE_MODEL_FN,
+        LINE_ERROR_FN,
+        c_void_p,
+        error_p,
+    )
+    fn(
+        "strata_map_lines_file",
+        c_int64,
+        schema_p,
+        c_char_p,
+        c_void_p,  # FILE *
+        c_size_t,
+        LINE_MODEL_FN,
+        LINE_ERROR_FN,
+        c_void_p,
         error_p,
     )
 
@@ -373,11 +421,22 @@ def last_errors(err: Optional[strata_error_t] = None) -> List[Dict[str, str]]:
     return []
 
 
-def _normalize(entry: Any) -> Dict[str, str]:
-    """One entry of strata_errors() with exactly the five string fields."""
+def _normalize(entry: Any) -> Dict[str, Any]:
+    """One entry of strata_errors() with exactly the five string fields, and
+    the integer ``line`` when the error belongs to a line of JSON lines."""
     if not isinstance(entry, dict):
         entry = {"message": str(entry)}
-    return {key: str(entry.get(key) or "") for key in ERROR_FIELDS}
+    normal: Dict[str, Any] = {key: str(entry.get(key) or "") for key in ERROR_FIELDS}
+    line = entry.get("line")
+    if isinstance(line, int):
+        normal["line"] = line
+    return normal
+
+
+def errors_of(handle: int) -> List[Dict[str, Any]]:
+    """The entries of a borrowed json_t error array."""
+    data = json.loads(dumps(handle))
+    return [_normalize(entry) for entry in data] if isinstance(data, list) else []
 
 
 ERROR_FIELDS = ("path", "model", "property", "code", "message")

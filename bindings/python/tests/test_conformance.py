@@ -12,12 +12,13 @@ import pytest
 
 import strata
 from jsoncompare import errors_difference, json_difference
+from lines_conformance import LINES_RESULT_KEYS, run_lines_case
 from merge_conformance import run_merge_case
 from response_conformance import RESPONSE_RESULT_KEYS, run_response_case
 from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
 RESULT_KEYS = (
-    ("dictionary", "json", "errors", "schemaErrors") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS
+    ("dictionary", "json", "errors", "schemaErrors") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS
 )
 
 
@@ -70,6 +71,8 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
     if run_merge_case(case, schema):  # mergeWith, update
         return
     if run_response_case(case, schema):  # response
+        return
+    if run_lines_case(case, schema):  # lines, linesHex
         return
     model = case.get("model")
     if model is None:

@@ -1,0 +1,94 @@
+import CJansson
+
+/// What one line of JSON lines maps to.
+package enum LineOutcome {
+  /// The line's model.
+  case model(ModelObject, line: Int)
+  /// Every error of the line, each carrying `line`.
+  case failure(StrataError, line: Int)
+}
+
+/// The engine of JSON lines (docs/lines.md), push style: bytes go in with
+/// `feed` in chunks of any size, `finish` ends the input, and each line's
+/// outcome comes out through a closure, in order. Every line is parsed with
+/// jansson and mapped as `Schema.mapValue` maps one value, so a line gives
+/// what mapping it alone gives, with `line` set on its errors. Memory stays
+/// bounded by the longest line (at most the limit) whatever the input's size.
+package final class LineMapping {
+  /// The schema the lines are mapped with.
+  package let schema: Schema
+  let type: ModelType
+  var splitter: LineSplitter
+
+  /// A mapping onto the model named `model`, refusing lines longer than
+  /// `limit` bytes; an unknown model is an `argument` error.
+  package init(schema: Schema, model: String, limit: Int = LineSplitter.defaultLimit) throws(StrataError) {
+    self.schema = schema
+    self.type = try schema.modelType(model).get()
+    self.splitter = LineSplitter(limit: limit)
+  }
+
+  /// The number of the last line completed (0 before the first).
+  package var line: Int { splitter.line }
+
+  /// Splits and maps `bytes`; returns false as soon as `deliver` does.
+  package func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (LineOutcome) -> Bool) -> Bool {
+    splitter.feed(bytes) { event in deliver(self.map(event)) }
+  }
+
+  /// Ends the input (maps a last line without "\n"); returns false if `deliver` did.
+  package func finish(_ deliver: (LineOutcome) -> Bool) -> Bool {
+    splitter.finish { event in deliver(self.map(event)) }
+  }
+
+  /// Maps one complete line (an element of a sequence of lines; one
+  /// trailing "\n" and "\r" are removed, a blank one is skipped).
+  package func single(_ bytes: UnsafeBufferPointer<UInt8>, _ deliver: (LineOutcome) -> Bool) -> Bool {
+    splitter.single(bytes) { event in deliver(self.map(event)) }
+  }
+
+  private func map(_ event: LineEvent) -> LineOutcome {
+    switch event {
+    case .tooLong(let line, let limit):
+      let detail = ErrorDetail(
+        path: "", code: .syntax, message: "the line is longer than the limit of \(limit) bytes; skipped",
+        line: line)
+      return .failure(StrataError([detail]), line: line)
+    case .text(let line, let bytes):
+      let value: JPtr
+      switch JSONText.parse(bytes) {
+      case .success(let parsed): value = parsed
+      case .failure(let failure):
+        // The text is one line: jansson's "line 1" says nothing.
+        var details = failure.errors
+        for index in details.indices {
+          details[index].message = Self.columnOnly(details[index].message)
+        }
+        return .failure(Self.numbered(StrataError(details), line), line: line)
+      }
+      defer { JValue.release(value) }
+      var mapper = Mapper(schema: schema, mode: .json)
+      if let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty {
+        return .model(object, line: line)
+      }
+      return .failure(Self.numbered(StrataError(mapper.errors), line), line: line)
+    }
+  }
+
+  /// "invalid JSON at line 1, column 5: ..." as "invalid JSON at column 5: ...".
+  static func columnOnly(_ message: String) -> String {
+    let prefix = "invalid JSON at line 1, column "
+    guard message.hasPrefix(prefix) else { return message }
+    return "invalid JSON at column " + message.dropFirst(prefix.count)
+  }
+
+  /// The errors with `line` set on each.
+  static func numbered(_ failure: StrataError, _ line: Int) -> StrataError {
+    StrataError(
+      failure.errors.map { detail in
+        var numbered = detail
+        numbered.line = line
+        return numbered
+      })
+  }
+}

@@ -1,0 +1,68 @@
+import Glibc
+import Strata
+
+/// `strata map SCHEMA MODEL FILE --lines`: JSON lines in, one compact JSON
+/// line per model on stdout, one JSON line of errors per bad line on stderr.
+enum LinesCommand {
+  /// Maps every line of `input` ("-" for standard input); returns the exit
+  /// status: 0 when every line mapped, 1 when any failed or the input could
+  /// not be read.
+  static func run(_ schema: Schema, _ model: String, _ input: String, serialize: Bool) -> Int32 {
+    let descriptor = input == "-" ? 0 : open(input, O_RDONLY)
+    guard descriptor >= 0 else {
+      Output.errors(StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]))
+      return 1
+    }
+    defer { if input != "-" { close(descriptor) } }
+    let lines: LineMapper
+    do {
+      lines = try schema.mapLines(model) { buffer in
+        let count = read(descriptor, buffer.baseAddress, buffer.count)
+        if count < 0 { throw ReadFailure(errno: errno) }
+        return count
+      }
+    } catch {
+      Output.errors(error)
+      return 1
+    }
+    var failed = false
+    var iterator = lines
+    while let result = iterator.next() {
+      switch result {
+      case .success(let model):
+        do {
+          print((serialize ? try model.json : model.dictionary).serialized())
+        } catch {
+          failed = true
+          Output.lineErrors(error.errors, line: iterator.line)
+        }
+      case .failure(let error):
+        failed = true
+        Output.lineErrors(error.errors, line: error.line)
+      }
+    }
+    return failed ? 1 : 0
+  }
+
+  /// A read(2) failure.
+  struct ReadFailure: Error, CustomStringConvertible {
+    let errno: Int32
+    var description: String { String(cString: strerror(errno)) }
+  }
+}
+
+extension Output {
+  /// Each error as one compact JSON line on stderr, with its "line".
+  static func lineErrors(_ errors: [ErrorDetail], line: Int) {
+    var text = ""
+    for detail in errors {
+      let entry: JSON = [
+        "path": .string(detail.path), "model": .string(detail.model), "property": .string(detail.property),
+        "code": .string(detail.code.rawValue), "message": .string(detail.message),
+        "line": .int(Int64(detail.line ?? line)),
+      ]
+      text += entry.serialized() + "\n"
+    }
+    standardError(text)
+  }
+}
