@@ -14,13 +14,22 @@ let package = Package(
       pkgConfig: "jansson",
       providers: [.apt(["libjansson-dev"])]
     ),
-    .target(name: "Strata", dependencies: ["CJansson"]),
+    // The object graph's storage (Sources/Strata/Graph/Store): the system's libsqlite3.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    .target(name: "Strata", dependencies: ["CJansson", "CSQLite"]),
     .target(name: "StrataC", dependencies: ["Strata", "CJansson"]),
     // The command parses its arguments by hand: the package has no dependencies, so an app that
     // depends on the Strata library resolves nothing (and builds offline).
     .executableTarget(name: "strata-cli", dependencies: ["Strata"]),
     .executableTarget(name: "swift-example", dependencies: ["Strata"], path: "examples/swift"),
-    .testTarget(name: "StrataTests", dependencies: ["Strata", "CJansson"]),
+    // The child process of the graph store's crash test (Tests/StrataTests/Graph): it writes
+    // through GraphStore and is killed with SIGKILL in the middle of the transaction.
+    .executableTarget(name: "graph-crash-helper", dependencies: ["Strata"], path: "Tests/graph-crash-helper"),
+    .testTarget(name: "StrataTests", dependencies: ["Strata", "CJansson", "CSQLite"]),
   ],
   swiftLanguageModes: [.v6]
 )

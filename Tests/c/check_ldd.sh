@@ -1,6 +1,7 @@
 #!/bin/sh
-# libstrata.so carries the Swift standard library inside: ldd lists jansson and
-# the C/C++ runtime, no libswift*, no libFoundation, no Swift RUNPATH.
+# libstrata.so carries the Swift standard library inside: ldd lists jansson,
+# sqlite3 (the object graph's storage) and the C/C++ runtime, no libswift*, no
+# libFoundation, no Swift RUNPATH.
 # usage: check_ldd.sh LIBRARY
 set -eu
 lib=$1
@@ -13,6 +14,10 @@ if echo "$out" | grep -Eiq 'libswift|libFoundation|libdispatch|libBlocksRuntime|
 fi
 if ! echo "$out" | grep -q 'libjansson'; then
   echo "FAIL: $(basename "$lib") does not link libjansson" >&2
+  status=1
+fi
+if ! echo "$out" | grep -q 'libsqlite3'; then
+  echo "FAIL: $(basename "$lib") does not link libsqlite3" >&2
   status=1
 fi
 if readelf -d "$lib" | grep -Eq '(RPATH|RUNPATH)'; then

@@ -1,0 +1,50 @@
+// The child process of GraphStoreCrashTests (Tests/StrataTests/Graph): it opens
+// the graph store at PATH and writes one big transaction through GraphStore's
+// own write path - updates and deletes of the `Old` records, then COUNT new
+// `Big` records of about 600 bytes each, more than SQLite's page cache holds,
+// so uncommitted pages reach the WAL file. Half-way it prints "mid" on
+// stdout; at 90% it stops and waits, so the parent's SIGKILL always lands
+// inside the transaction, never after the commit.
+//
+// usage: graph-crash-helper PATH COUNT
+import Glibc
+import Strata
+
+/// Writes a line to stdout at once (no buffering: the parent waits for it).
+func say(_ line: String) {
+  var text = line + "\n"
+  text.withUTF8 { bytes in _ = Glibc.write(1, bytes.baseAddress, bytes.count) }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+  say("usage: graph-crash-helper PATH COUNT")
+  exit(2)
+}
+
+do {
+  let store = try GraphStore(path: arguments[1], schemaVersion: 1)
+  var changes: [GraphStore.JSONChange] = []
+  for key in 0..<50 {
+    let body: JSON? = key.isMultiple(of: 2) ? nil : ["id": .int(Int64(key)), "text": "rewritten"]
+    changes.append(GraphStore.JSONChange(model: "Old", key: .int(Int64(key)), body: body))
+  }
+  let filler = JSON.string(String(repeating: "x", count: 560))
+  for key in 0..<count {
+    changes.append(
+      GraphStore.JSONChange(
+        model: "Big", key: .int(Int64(key)), body: ["id": .int(Int64(key)), "fill": filler]))
+  }
+  let total = changes.count
+  try store.write(changes) { applied in
+    if applied == total / 2 { say("mid") }
+    if applied == total * 9 / 10 {
+      say("waiting")
+      while true { sleep(60) }
+    }
+  }
+  say("committed")
+} catch {
+  say("error: \(error)")
+  exit(1)
+}
