@@ -69,6 +69,8 @@ def main():
             if "schema" in case:
                 schema_docs.append(case["schema"])
                 continue  # the fixture is the file's schema
+            if "schemaName" in case:
+                continue  # mapped with another schema of the file, not the fixture's
             model = case.get("model")
             if model is None:
                 continue
