@@ -13,7 +13,8 @@ value, gives each model's canonical dictionary and serializes it back::
 
 This package is a thin ctypes layer over libstrata, which does all the work.
 The library is found through the ``STRATA_LIBRARY`` environment variable (a
-file path), next to this package, or in the checkout's ``build/`` folder.
+file path), next to this package (where ``pip install`` puts it), or in the
+checkout's ``build/`` folder.
 """
 
 from __future__ import annotations
@@ -37,8 +38,6 @@ __all__ = [
     "__version__",
 ]
 
-__version__ = "0.1.0"
-
 #: The path of the libstrata that was loaded.
 library_path: str = str(_native.library_path)
 
@@ -46,3 +45,9 @@ library_path: str = str(_native.library_path)
 def library_version() -> str:
     """The loaded libstrata's version, "MAJOR.MINOR.PATCH"."""
     return _native.text(_native.lib.strata_version())
+
+
+#: The package's version, which is the library's: STRATA_VERSION of
+#: include/strata.h, written into strata/_version.py when the wheel is built;
+#: in a checkout read from the header itself.
+__version__: str = _native.package_version()

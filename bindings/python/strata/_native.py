@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import sys
 from ctypes import (
     POINTER,
@@ -104,13 +105,42 @@ else:
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+# bindings/python/strata/../../.. when the package is used from a checkout.
+_CHECKOUT_DIR = _PACKAGE_DIR.parent.parent.parent
+
+
 def candidate_paths() -> List[Path]:
     """Where the library is looked for, in order (the env var is separate)."""
     return [
+        # Bundled: pip install ./bindings/python builds it into the wheel.
         _PACKAGE_DIR / LIBRARY_NAME,
-        # bindings/python/strata/../../../build/libstrata.so
-        _PACKAGE_DIR.parent.parent.parent / "build" / LIBRARY_NAME,
+        # The checkout's CMake build (scripts/build).
+        _CHECKOUT_DIR / "build" / LIBRARY_NAME,
     ]
+
+
+def package_version() -> str:
+    """The package's version: strata/_version.py, which the wheel build writes
+    from include/strata.h; in a checkout the header's STRATA_VERSION; else the
+    loaded library's."""
+    try:
+        from ._version import __version__ as version  # type: ignore[import-not-found]
+
+        return str(version)
+    except ImportError:
+        pass
+    header = _CHECKOUT_DIR / "include" / "strata.h"
+    try:
+        match = re.search(
+            r'^#define STRATA_VERSION "([0-9]+\.[0-9]+\.[0-9]+)"',
+            header.read_text(encoding="utf-8"),
+            re.MULTILINE,
+        )
+    except OSError:
+        match = None
+    if match:
+        return match.group(1)
+    return text(lib.strata_version())
 
 
 def find_library() -> Path:

@@ -6,6 +6,7 @@ import copy
 import gc
 import json
 import pickle
+import re
 import threading
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -26,9 +27,18 @@ def codes(exc: strata.StrataError) -> List[Tuple[str, str]]:
 # Package
 
 
+def header_version() -> str:
+    """STRATA_VERSION of include/strata.h: the one home of the version."""
+    header = Path(__file__).resolve().parents[3] / "include" / "strata.h"
+    match = re.search(r'^#define STRATA_VERSION "([^"]+)"', header.read_text(), re.MULTILINE)
+    assert match, f"no STRATA_VERSION in {header}"
+    return match.group(1)
+
+
 def test_exports_and_versions() -> None:
-    assert strata.__version__ == "0.1.0"
-    assert strata.library_version() == "0.1.0"
+    # The package's version is the library's, and both are the header's.
+    assert strata.__version__ == header_version()
+    assert strata.library_version() == strata.__version__
     assert Path(strata.library_path).is_file()
     for name in strata.__all__:
         assert hasattr(strata, name), name
