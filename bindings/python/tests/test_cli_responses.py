@@ -59,3 +59,13 @@ def test_bad_options_are_errors_not_crashes() -> None:
     assert run("Status", page(1), "--meta", "nocolon").returncode == 1
     assert run("Status", page(1), "--response", "--many").returncode == 1
     assert run("Status", page(1), "--root").returncode == 64
+
+
+def test_cli_version_is_the_headers() -> None:
+    import re
+
+    header = (ROOT / "include" / "strata.h").read_text()
+    match = re.search(r'#define STRATA_VERSION "([^"]+)"', header)
+    assert match is not None
+    done = subprocess.run([str(CLI), "--version"], capture_output=True, text=True)
+    assert done.stdout.strip() == match.group(1)
