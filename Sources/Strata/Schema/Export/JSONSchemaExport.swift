@@ -155,20 +155,42 @@ struct JSONSchemaExporter {
       case .path(let keys):
         root.insert(keys[...], value, nullable: property.type.acceptsNull, required: property.required)
       case .multi(let paths):
+        // The values at the paths make an object keyed by each path as written, mapped onto the type.
+        var inner: ModelType? = nil
+        if case .model(let index) = property.type.unwrapped, index < schema.models.count {
+          inner = schema.models[index]
+        }
         for path in paths {
-          root.insert(path.keys[...], .object([:]), nullable: true, required: false)
+          var value: JSON = .object([:])
+          if let inner,
+            let target = inner.properties.first(where: {
+              if case .path(let keys) = $0.location {
+                return keys.count == 1 && keys[0].name == path.written.name
+              }
+              return false
+            })
+          {
+            value = valueSchema(target.type, target.rules, top: true)
+          }
+          root.insert(path.keys[...], value, nullable: true, required: false)
         }
       case .pluck(let array, let element):
         let items = ObjectNode()
         var elementSchema: JSON = .object([:])
+        var elementNullable = true
         if case .array(let inner) = property.type.unwrapped {
           elementSchema = valueSchema(inner, property.rules, top: false)
+          elementNullable = inner.acceptsNull
         }
-        items.insert(element[...], elementSchema, nullable: true, required: false)
-        var arraySchema: JSON = .object(["type": "array", "items": items.schema()])
-        if property.type.acceptsNull { arraySchema = Self.nullable(arraySchema) }
+        // A missing key in an element is an error unless the element type accepts null.
+        items.insert(element[...], elementSchema, nullable: elementNullable, required: !elementNullable)
+        // A null element is a null placeholder.
+        var arraySchema = JSONObject([("type", "array"), ("items", Self.nullable(items.schema()))])
+        let whole = Self.members(valueSchema(property.type, property.rules, top: true))
+        for key in ["minItems", "maxItems"] { if let bound = whole[key] { arraySchema[key] = bound } }
+        let plucked = property.type.acceptsNull ? Self.nullable(.object(arraySchema)) : .object(arraySchema)
         root.insert(
-          array[...], arraySchema, nullable: property.type.acceptsNull, required: property.required)
+          array[...], plucked, nullable: property.type.acceptsNull, required: property.required)
       }
     }
     if model.unknownKeys == .reject {
@@ -295,9 +317,13 @@ struct JSONSchemaExporter {
       out["format"] = "uri"
     case .date:
       switch canonical ? .iso8601 : (rules?.dateFormat ?? .iso8601) {
-      case .iso8601:
+      case .iso8601 where canonical:
         out["type"] = "string"
         out["format"] = "date-time"
+      case .iso8601:
+        // Input may be looser than RFC 3339 (no offset, date only, a space): no "format".
+        out["type"] = "string"
+        out["$comment"] = "an ISO 8601 date and time (RFC 3339, or without offset, or a date only)"
       case .unix:
         out["type"] = "number"
         out["$comment"] = "seconds since 1970-01-01T00:00:00Z"
@@ -321,7 +347,7 @@ struct JSONSchemaExporter {
     if let minimum = validation.minimum { out["minimum"] = Self.bound(minimum) }
     if let maximum = validation.maximum { out["maximum"] = Self.bound(maximum) }
     if let pattern = validation.pattern {
-      out["pattern"] = .string(pattern.source)
+      out["pattern"] = .string(Self.ecmaPattern(pattern.source))
     }
     if let allowed = validation.allowed {
       out["enum"] = .array(allowed.map { JSON(borrowing: $0) })
@@ -329,6 +355,26 @@ struct JSONSchemaExporter {
     if validation.minimumDate != nil || validation.maximumDate != nil {
       out["$comment"] = "date bounds (validate min/max) are not checked by this schema"
     }
+  }
+
+  /// A POSIX extended pattern as ECMA-262 reads it: bracket classes (`[[:digit:]]`) spelled out.
+  static func ecmaPattern(_ source: String) -> String {
+    let classes = [
+      ("[:digit:]", "0-9"), ("[:alpha:]", "A-Za-z"), ("[:alnum:]", "A-Za-z0-9"), ("[:upper:]", "A-Z"),
+      ("[:lower:]", "a-z"), ("[:space:]", " \\t\\n\\r\\f\\v"), ("[:xdigit:]", "0-9A-Fa-f"),
+      ("[:blank:]", " \\t"), ("[:punct:]", "!-/:-@\\[-`{-~"), ("[:word:]", "A-Za-z0-9_"),
+    ]
+    var out = source
+    for (posix, ecma) in classes where out.contains(posix) {
+      var result = ""
+      var rest = Substring(out)
+      while let range = rest.firstRange(of: posix) {
+        result += rest[..<range.lowerBound] + ecma
+        rest = rest[range.upperBound...]
+      }
+      out = result + rest
+    }
+    return out
   }
 
   private static func bound(_ bound: Bound) -> JSON {
