@@ -155,7 +155,7 @@ json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *err
 
 /**
  * Frees memory that this library allocated and handed over: strings from
- * strata_json_dumps() and the arrays of strata_map_many() and
+ * strata_json_dumps() and strata_schema_diagram(), and the arrays of strata_map_many() and
  * strata_map_response(). NULL is ignored.
  */
 void strata_free(void *pointer);
