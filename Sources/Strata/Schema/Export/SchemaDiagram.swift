@@ -201,11 +201,11 @@ struct SchemaDiagram {
 
   // MARK: Graphviz
 
-  /// A double-quoted DOT string.
+  /// A double-quoted DOT string (backslashes are left to the label's own escapes).
   static func quoted(_ text: String) -> String {
     var out = "\""
     for character in text {
-      if character == "\"" || character == "\\" { out.append("\\") }
+      if character == "\"" { out.append("\\") }
       out.append(character)
     }
     return out + "\""
@@ -215,7 +215,7 @@ struct SchemaDiagram {
   static func record(_ text: String) -> String {
     var out = ""
     for character in text {
-      if "{}|<>\"\\ ".contains(character) { out.append("\\") }
+      if "{}|<>\\".contains(character) { out.append("\\") }
       out.append(character)
     }
     return out
