@@ -80,3 +80,18 @@ private let messages: JSON = [
   #expect(dot.hasPrefix("digraph Schema {\n"))
   #expect(dot.contains("\"TextMessage\" -> \"Message\" [arrowhead=empty];"))
 }
+
+@Test func longKeyPathsAreCutNotRecursedWithoutBound() throws {
+  let path = Array(repeating: "a", count: 20_000).joined(separator: ".")
+  let schema = try Schema([
+    "strata": 1, "models": ["M": ["properties": ["x": ["type": "string", "json": .string(path)]]]],
+  ])
+  var node = try #require(try schema.jsonSchema(for: "M")["$defs"]?["M"])
+  var depth = 0
+  while let next = node["properties"]?["a"] {
+    node = next
+    depth += 1
+  }
+  #expect(depth == 64)
+  #expect(node["$comment"] != nil)
+}

@@ -434,8 +434,25 @@ final class ObjectNode {
 
   func entry(_ key: String) -> Int? { entries.firstIndex { $0.key == key } }
 
+  /// How many keys of a key path the schema nests; deeper paths end in `{}`
+  /// (a key path may have any length, the export must not recurse without bound).
+  static let maxKeys = 64
+
   /// Puts `value` at the key path `keys`.
   func insert(_ keys: ArraySlice<Key>, _ value: JSON, nullable: Bool, required isRequired: Bool) {
+    var keys = keys
+    var value = value
+    if keys.count > Self.maxKeys {
+      keys = keys.prefix(Self.maxKeys)
+      value = .object([
+        "$comment": .string("a key path deeper than \(Self.maxKeys) keys: the rest is not described")
+      ])
+    }
+    insertNested(keys, value, nullable: nullable, required: isRequired)
+  }
+
+  private func insertNested(_ keys: ArraySlice<Key>, _ value: JSON, nullable: Bool, required isRequired: Bool)
+  {
     guard let first = keys.first else { return }
     let position: Int
     if let found = entry(first.name) {
@@ -451,7 +468,7 @@ final class ObjectNode {
     } else {
       let node = entries[position].node ?? ObjectNode()
       entries[position].node = node
-      node.insert(keys.dropFirst(), value, nullable: nullable, required: isRequired)
+      node.insertNested(keys.dropFirst(), value, nullable: nullable, required: isRequired)
     }
   }
 
