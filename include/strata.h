@@ -155,7 +155,7 @@ json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *err
 
 /**
  * Frees memory that this library allocated and handed over: strings from
- * strata_json_dumps() and the arrays of strata_map_many() and
+ * strata_json_dumps() and strata_schema_diagram(), and the arrays of strata_map_many() and
  * strata_map_response(). NULL is ignored.
  */
 void strata_free(void *pointer);
@@ -718,6 +718,34 @@ strata_model_t *strata_unarchiveb(const strata_schema_t *schema, const char *buf
  */
 json_t *strata_schema_compare(const strata_schema_t *old_schema, const strata_schema_t *new_schema,
                               strata_error_t *error);
+
+/**
+ * The JSON Schema (draft 2020-12) of model `model`: of the JSON the API sends
+ * (what strata_map() accepts) when `canonical` is 0, or of the canonical
+ * dictionary (strata_model_dictionary()) otherwise. Every model reached is an
+ * entry of "$defs", referenced with "$ref" (escaped as a JSON Pointer in a URI
+ * fragment: "#/$defs/Page%3CTweet%3E"). What JSON Schema cannot express (custom
+ * transformers, date patterns and bounds, enumDefault) is described in
+ * "$comment"s; docs/tools.md lists the limits.
+ *
+ * Return value: New reference, or NULL with an "argument" error (NULL
+ * `schema` or `model`, unknown model).
+ */
+json_t *strata_schema_json_schema(const strata_schema_t *schema, const char *model, int canonical,
+                                  strata_error_t *error);
+
+/**
+ * A class diagram of the schema's models, as text: `format` "mermaid" (a
+ * Mermaid classDiagram) or "dot" (a Graphviz digraph). Models show their
+ * properties with their types; `extends` is inheritance, `subtypes` are arrows
+ * labelled with the discriminator value, model-typed properties are
+ * associations with a multiplicity ("1", "0..1", "*"), and each generic model
+ * appears once with its parameters, its instances linked to it.
+ *
+ * Returns a NUL-terminated string to be freed with strata_free(), or NULL with
+ * an "argument" error (NULL `schema` or `format`, an unknown format).
+ */
+char *strata_schema_diagram(const strata_schema_t *schema, const char *format, strata_error_t *error);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,5 @@
 import CJansson
+import Glibc
 import Strata
 
 /// Loads and checks a schema from a JSON document (borrowed).
@@ -100,4 +101,61 @@ public func strata_schema_model_count(_ schema: OpaquePointer?) -> Int {
 public func strata_schema_model_name(_ schema: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
   guard let schema = Handles.schema(schema) else { return nil }
   return UnsafePointer(schema.modelCName(index))
+}
+
+/// The JSON Schema (draft 2020-12) of a model's API JSON or canonical dictionary (new reference), or NULL.
+@_cdecl("strata_schema_json_schema")
+public func strata_schema_json_schema(
+  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ canonical: Int32,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<json_t>? {
+  let report = error
+  return deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", report)
+      return nil
+    }
+    guard let name = Handles.string(model) else {
+      ErrorReporting.fail(.argument, "the model name is NULL", report)
+      return nil
+    }
+    do throws(StrataError) {
+      guard let out = try schema.jsonSchema(for: name, canonical: canonical != 0).makeJansson() else {
+        ErrorReporting.fail(.argument, "out of memory", report)
+        return nil
+      }
+      ErrorReporting.succeed(report)
+      return out
+    } catch {
+      ErrorReporting.fail(error, report)
+      return nil
+    }
+  }
+}
+
+/// A class diagram of the schema's models ("mermaid" or "dot"), freed with strata_free(), or NULL.
+@_cdecl("strata_schema_diagram")
+public func strata_schema_diagram(
+  _ schema: OpaquePointer?, _ format: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<CChar>? {
+  deepCall { () -> UnsafeMutablePointer<CChar>? in
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", error)
+      return nil
+    }
+    guard let name = Handles.string(format) else {
+      ErrorReporting.fail(.argument, "the diagram format is NULL", error)
+      return nil
+    }
+    guard let kind = DiagramFormat(rawValue: name) else {
+      ErrorReporting.fail(.argument, "unknown diagram format '\(name)': expected mermaid or dot", error)
+      return nil
+    }
+    guard let text = strdup(schema.diagram(kind)) else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return text
+  }
 }

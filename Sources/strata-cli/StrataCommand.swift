@@ -25,6 +25,8 @@ enum StrataCommand {
       map                     Map JSON onto a model and print its canonical
                               dictionary (or, with --serialize, the JSON after the
                               round trip).
+      schema                  Print the JSON Schema of a model (--json-schema).
+      describe                Print a class diagram of the models (--mermaid, --dot).
 
       See 'strata help <subcommand>' for detailed help.
     """
@@ -46,12 +48,18 @@ enum StrataCommand {
       case nil: print(help)
       case "check": print(Check.usage.help)
       case "map": print(MapCommand.usage.help)
+      case "schema": print(SchemaCommand.usage.help)
+      case "describe": print(DescribeCommand.usage.help)
       default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
       }
     case "check":
       exit(Check.run(Usage.parse(arguments, Check.usage)))
     case "map":
       exit(MapCommand.run(Usage.parse(arguments, MapCommand.usage)))
+    case "schema":
+      exit(SchemaCommand.run(Usage.parse(arguments, SchemaCommand.usage)))
+    case "describe":
+      exit(DescribeCommand.run(Usage.parse(arguments, DescribeCommand.usage)))
     default:
       Usage.fail("Unexpected argument '\(first)'", usage: nil)
     }

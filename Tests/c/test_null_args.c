@@ -354,6 +354,13 @@ int main(void) {
     CHECK_ARG(strata_schema_compare(NULL, schema, &err) == NULL);
     CHECK_ARG(strata_schema_compare(schema, NULL, &err) == NULL);
     CHECK(strata_schema_compare(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_schema_json_schema(NULL, "User", 0, &err) == NULL);
+    CHECK_ARG(strata_schema_json_schema(schema, NULL, 1, &err) == NULL);
+    CHECK(strata_schema_json_schema(NULL, NULL, 0, NULL) == NULL);
+    CHECK_ARG(strata_schema_diagram(NULL, "mermaid", &err) == NULL);
+    CHECK_ARG(strata_schema_diagram(schema, NULL, &err) == NULL);
+    CHECK_ARG(strata_schema_diagram(schema, "svg", &err) == NULL);
+    CHECK(strata_schema_diagram(NULL, NULL, NULL) == NULL);
 
     /* ---- a model of one schema passed with another ---- */
     {

@@ -2,7 +2,8 @@
  * test_semantics.c - unit tests of the header's "Diff and patch" and
  * "Archives and versions" sections: strata_model_diff, strata_model_diff_merge,
  * strata_model_patch, strata_model_merge_patch, strata_model_archive,
- * strata_unarchive, strata_unarchiveb, strata_schema_compare.
+ * strata_unarchive, strata_unarchiveb, strata_schema_compare, and the schema
+ * tools strata_schema_json_schema and strata_schema_diagram.
  *
  * Besides the happy paths (covered at length by Tests/conformance) it checks
  * NULL arguments, models of different schemas and models, borrowed arguments
@@ -417,6 +418,44 @@ static void test_compare(void) {
     strata_schema_decref(old);
 }
 
+static void test_schema_tools(void) {
+    strata_schema_t *schema = load("{\"strata\": 1, \"models\": {"
+                                   "\"Node\": {\"properties\": {\"name\": {\"type\": \"string\", \"required\": true},"
+                                   " \"children\": {\"type\": \"[Node]\"}, \"owner\": {\"type\": \"string?\","
+                                   " \"json\": \"owner.login\"}}}}}");
+    strata_error_t err;
+    json_t *api = strata_schema_json_schema(schema, "Node", 0, &err);
+    json_t *canonical = strata_schema_json_schema(schema, "Node", 1, &err);
+    json_t *node;
+    char *text;
+    CHECK(api != NULL && canonical != NULL);
+    CHECK(equals(json_object_get(api, "$schema"), "\"https://json-schema.org/draft/2020-12/schema\""));
+    CHECK(equals(json_object_get(api, "$ref"), "\"#/$defs/Node\""));
+    node = json_object_get(json_object_get(api, "$defs"), "Node");
+    CHECK(equals(json_object_get(node, "required"), "[\"name\"]"));
+    CHECK(equals(json_object_get(json_object_get(node, "properties"), "children"),
+                 "{\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/Node\"}}"));
+    CHECK(equals(json_object_get(json_object_get(node, "properties"), "owner"),
+                 "{\"type\": [\"object\", \"null\"], \"properties\":"
+                 " {\"login\": {\"type\": [\"string\", \"null\"]}}}"));
+    node = json_object_get(json_object_get(canonical, "$defs"), "Node");
+    CHECK(equals(json_object_get(json_object_get(node, "properties"), "owner"), "{\"type\": [\"string\", \"null\"]}"));
+    CHECK(equals(json_object_get(node, "additionalProperties"), "false"));
+    json_decref(api);
+    json_decref(canonical);
+    CHECK(strata_schema_json_schema(schema, "Nope", 0, &err) == NULL && err.code == STRATA_ERROR_ARGUMENT);
+
+    text = strata_schema_diagram(schema, "mermaid", &err);
+    CHECK(text != NULL && strstr(text, "classDiagram\n") == text);
+    CHECK(text != NULL && strstr(text, "Node --> \"*\" Node : children") != NULL);
+    strata_free(text);
+    text = strata_schema_diagram(schema, "dot", &err);
+    CHECK(text != NULL && strstr(text, "digraph Schema {") == text);
+    strata_free(text);
+    CHECK(strata_schema_diagram(schema, "svg", &err) == NULL && err.code == STRATA_ERROR_ARGUMENT);
+    strata_schema_decref(schema);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -427,6 +466,7 @@ static const struct {
     {"archive_round_trip", test_archive_round_trip},
     {"migration_with_a_c_transformer", test_migration_with_a_c_transformer},
     {"compare", test_compare},
+    {"schema_tools", test_schema_tools},
 };
 
 int main(int argc, char **argv) {

@@ -107,6 +107,7 @@ enum {
     OP_DIFF,   /* a no-op without STRATA_FUZZ_HAVE_DIFF */
     OP_MAP_RESPONSE,
     OP_MAP_LINES,
+    OP_JSON_SCHEMA, /* strata_schema_json_schema of a canned model, then strata_schema_diagram */
     OP_COUNT
 };
 
@@ -499,6 +500,30 @@ static void run_op(int op, struct program *p) {
             FUZZ_ASSERT((mode & 2) || err.code == STRATA_ERROR_ARGUMENT,
                         "map_lines failed with an error callback: %s (%s)", err.message, err.path);
             fuzz_check_failure(&err, 0);
+        }
+        break;
+    }
+    case OP_JSON_SCHEMA: {
+        struct fuzz_fixture *f = &fuzz_fixtures[arg(p) % fuzz_fixture_count];
+        const char *model;
+        json_t *json;
+        int canonical = arg(p) & 1;
+        if (canned(f, arg(p), &model, &json)) {
+            json_t *out = strata_schema_json_schema(f->schema, model, canonical, &err);
+            char *diagram;
+            if (out) {
+                fuzz_check_success(&err);
+                FUZZ_ASSERT(json_is_object(out) && json_object_get(out, "$defs"), "a JSON Schema without $defs");
+                json_decref(out);
+            } else {
+                /* a canned model another fixture's schema lacks */
+                FUZZ_ASSERT(err.code == STRATA_ERROR_ARGUMENT, "json_schema failed: %s", err.message);
+                fuzz_check_failure(&err, 0);
+            }
+            diagram = strata_schema_diagram(f->schema, canonical ? "dot" : "mermaid", &err);
+            FUZZ_ASSERT(diagram != NULL, "diagram failed: %s", err.message);
+            fuzz_check_success(&err);
+            strata_free(diagram);
         }
         break;
     }

@@ -163,7 +163,7 @@ extension JSON {
 
   /// A new jansson value holding this one (nil only if memory runs out,
   /// or for a real that JSON cannot hold: NaN or an infinity).
-  func makeJansson() -> JPtr? {
+  package func makeJansson() -> JPtr? {
     switch self {
     case .null: return json_null()
     case .bool(let value): return value ? json_true() : json_false()

@@ -178,6 +178,35 @@ class Schema:
         """The names of the schema's models, in the document's order."""
         return list(self._models)
 
+    def json_schema(self, model: str, *, canonical: bool = False) -> Dict[str, Any]:
+        """The JSON Schema (draft 2020-12) of model ``model``: of the JSON the
+        API sends (what :meth:`map` accepts), or with ``canonical=True`` of the
+        canonical dictionary (what :meth:`Model.to_dict` gives). Every model
+        reached is a ``$defs`` entry. Raises :class:`StrataError` (code
+        ``argument``) for an unknown model. Limits: docs/tools.md."""
+        name = self._model_name(model)
+        error = strata_error_t()
+        handle = lib.strata_schema_json_schema(self._handle, name, 1 if canonical else 0, byref(error))
+        if not handle:
+            raise StrataError(_native.last_errors(error), f"no JSON Schema for {model!r}")
+        result: Dict[str, Any] = _native.take_json(handle)
+        return result
+
+    def diagram(self, format: str = "mermaid") -> str:
+        """A class diagram of the models as text: ``"mermaid"`` (a Mermaid
+        ``classDiagram``) or ``"dot"`` (Graphviz). Raises :class:`StrataError`
+        (code ``argument``) for another format."""
+        if not isinstance(format, str):
+            raise TypeError(f"strata: a diagram format must be a str, not {type(format).__name__}")
+        error = strata_error_t()
+        raw = lib.strata_schema_diagram(self._handle, format.encode("utf-8"), byref(error))
+        if not raw:
+            raise StrataError(_native.last_errors(error), f"no {format!r} diagram")
+        try:
+            return ctypes.string_at(raw).decode("utf-8")
+        finally:
+            lib.strata_free(ctypes.c_void_p(raw))
+
     def map(self, model: str, data: JSONInput) -> "Model":
         """Maps ``data`` onto a new model named ``model``.
 

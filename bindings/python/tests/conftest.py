@@ -123,3 +123,16 @@ def issue_input() -> Dict[str, Any]:
         "local_note": "ignored: json false",
         "unmapped": "ignored",
     }
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Counts of the JSON Schema export checks (test_json_schema_export.py)."""
+    module = sys.modules.get("test_json_schema_export")
+    if module is None:
+        return
+    stats, skips = getattr(module, "STATS", {}), getattr(module, "SKIPS", {})
+    if not stats and not skips:
+        return
+    terminalreporter.write_line("JSON Schema export: " + ", ".join(f"{v} {k}" for k, v in sorted(stats.items())))
+    for reason, count in sorted(skips.items()):
+        terminalreporter.write_line(f"  skipped {count} error case(s): {module.INEXPRESSIBLE[reason]}")
