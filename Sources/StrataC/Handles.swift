@@ -28,4 +28,20 @@ enum Handles {
     guard let pointer else { return nil }
     return String(cString: pointer)
   }
+
+  /// The schema and model name arguments of a call, or nil after an
+  /// `argument` error naming the one that is NULL.
+  static func schemaAndModel(
+    _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
+  ) -> (Schema, String)? {
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", error)
+      return nil
+    }
+    guard let name = Handles.string(model) else {
+      ErrorReporting.fail(.argument, "the model name is NULL", error)
+      return nil
+    }
+    return (schema, name)
+  }
 }

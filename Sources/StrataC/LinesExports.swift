@@ -187,14 +187,7 @@ private func makeMapping(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ maxLineLength: Int,
   _ error: UnsafeMutableRawPointer?
 ) -> LineMapping? {
-  guard let schema = Handles.schema(schema) else {
-    ErrorReporting.fail(.argument, "the schema is NULL", error)
-    return nil
-  }
-  guard let name = Handles.string(model) else {
-    ErrorReporting.fail(.argument, "the model name is NULL", error)
-    return nil
-  }
+  guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
   guard maxLineLength >= 0 else {
     ErrorReporting.fail(.argument, "the line length limit is too large", error)
     return nil

@@ -9,7 +9,7 @@ public func strata_map(
   _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
-    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
     guard let json else {
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return nil
@@ -25,7 +25,7 @@ public func strata_mapb(
   _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
-    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
     switch parseBuffer(buffer, length) {
     case .success(let json):
       defer { json_decref(json) }
@@ -45,7 +45,7 @@ public func strata_map_many(
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
   deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
     count?.pointee = 0
-    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
     guard let count else {
       ErrorReporting.fail(.argument, "the count pointer is NULL", error)
       return nil
@@ -66,7 +66,7 @@ public func strata_map_manyb(
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
   deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
     count?.pointee = 0
-    guard let (schema, name) = arguments(schema, model, error) else { return nil }
+    guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
     guard let count else {
       ErrorReporting.fail(.argument, "the count pointer is NULL", error)
       return nil
@@ -80,20 +80,6 @@ public func strata_map_manyb(
       return nil
     }
   }
-}
-
-private func arguments(
-  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
-) -> (Schema, String)? {
-  guard let schema = Handles.schema(schema) else {
-    ErrorReporting.fail(.argument, "the schema is NULL", error)
-    return nil
-  }
-  guard let name = Handles.string(model) else {
-    ErrorReporting.fail(.argument, "the model name is NULL", error)
-    return nil
-  }
-  return (schema, name)
 }
 
 private func finishOne(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?)

@@ -47,14 +47,7 @@ private func responseArguments(
   _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ count: UnsafeMutablePointer<Int>?,
   _ error: UnsafeMutableRawPointer?
 ) -> (Schema, String, UnsafeMutablePointer<Int>)? {
-  guard let schema = Handles.schema(schema) else {
-    ErrorReporting.fail(.argument, "the schema is NULL", error)
-    return nil
-  }
-  guard let name = Handles.string(model) else {
-    ErrorReporting.fail(.argument, "the model name is NULL", error)
-    return nil
-  }
+  guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
   guard let count else {
     ErrorReporting.fail(.argument, "the count pointer is NULL", error)
     return nil

@@ -111,14 +111,7 @@ public func strata_schema_json_schema(
 ) -> UnsafeMutablePointer<json_t>? {
   let report = error
   return deepCall { () -> UnsafeMutablePointer<json_t>? in
-    guard let schema = Handles.schema(schema) else {
-      ErrorReporting.fail(.argument, "the schema is NULL", report)
-      return nil
-    }
-    guard let name = Handles.string(model) else {
-      ErrorReporting.fail(.argument, "the model name is NULL", report)
-      return nil
-    }
+    guard let (schema, name) = Handles.schemaAndModel(schema, model, report) else { return nil }
     do throws(StrataError) {
       guard let out = try schema.jsonSchema(for: name, canonical: canonical != 0).makeJansson() else {
         ErrorReporting.fail(.argument, "out of memory", report)

@@ -29,7 +29,7 @@ public struct AsyncLineMapper<Bytes: AsyncSequence>: AsyncSequence where Bytes.E
   public init(
     schema: Schema, model: String, bytes: Bytes, maxLineLength: Int = LineMapper.defaultMaxLineLength
   ) throws(StrataError) {
-    _ = try LineMapping(schema: schema, model: model, limit: maxLineLength)
+    _ = try schema.modelType(model).get()
     self.schema = schema
     self.model = model
     self.maxLineLength = maxLineLength
