@@ -341,13 +341,13 @@ enum MapCommand {
           }
           meta = ResponseMeta(path: String(spec[..<colon]), model: String(spec[spec.index(after: colon)...]))
         }
-        let response = try loaded.mapResponse(model, text: text, root: parsed.values["root"], meta: meta)
+        let response = try loaded.mapResponse(model, parsing: text, root: parsed.values["root"], meta: meta)
         let records = try response.records.map { serialize ? try $0.json : $0.dictionary }
         let metadata = try response.metadata.map { serialize ? try $0.json : $0.dictionary } ?? .null
         print(JSON.object(["records": .array(records), "metadata": metadata]).serialized(indent: 2))
         return 0
       }
-      let models = many ? try loaded.mapMany(model, text: text) : [try loaded.map(model, text: text)]
+      let models = many ? try loaded.mapMany(model, parsing: text) : [try loaded.map(model, parsing: text)]
       let shown = try models.map { serialize ? try $0.json : $0.dictionary }
       print((many ? JSON.array(shown) : shown[0]).serialized(indent: 2))
       return 0

@@ -3,6 +3,21 @@
 import Glibc
 import Strata
 
+/// The typed way: Codable structs read by property name (the schema does the
+/// JSON keys, key paths, enums and dates).
+struct GHLabel: Codable {
+  var name: String
+}
+
+struct GHIssue: Codable {
+  var number: Int
+  var title: String
+  var state: String?
+  var reporterLogin: String?
+  var labels: [GHLabel]
+  var createdAt: Timestamp?
+}
+
 let arguments = CommandLine.arguments
 let schemaPath = arguments.count > 1 ? arguments[1] : "examples/github/schema.json"
 let issuesPath = arguments.count > 2 ? arguments[2] : "examples/github/issues.json"
@@ -11,9 +26,15 @@ do {
   let schema = try Schema(contentsOfFile: schemaPath)
   print("schema \(schemaPath): models \(schema.modelNames.joined(separator: ", "))")
 
-  // The response is an array of issues: map them all at once.
-  let response = try JSON(parsing: String(decoding: try readFile(issuesPath), as: UTF8.self))
-  let issues = try schema.mapMany("GHIssue", response)
+  // The response is an array of issues: decode them all at once as structs.
+  let response = try JSON(parsing: try readFile(issuesPath))
+  for issue in try schema.decodeMany(GHIssue.self, from: response) {
+    let labels = issue.labels.map(\.name).joined(separator: ", ")
+    print("#\(issue.number) \(issue.title) [\(labels)] opened \(issue.createdAt.map { "\($0)" } ?? "-")")
+  }
+
+  // Or as models, read by property name.
+  let issues = try schema.mapMany("GHIssue", from: response)
   for issue in issues {
     let number = issue["number"] ?? .null
     let title = issue["title"] ?? .null
@@ -32,7 +53,7 @@ do {
   print("\nmapping a broken issue:")
   do {
     _ = try schema.map(
-      "GHIssue", ["number": "12", "title": nil, "html_url": "not a url", "labels": [["id": 1]]])
+      "GHIssue", from: ["number": "12", "title": nil, "html_url": "not a url", "labels": [["id": 1]]])
   } catch {
     for detail in error.errors { print("  \(detail)") }
   }

@@ -131,7 +131,7 @@ extension Model {
   /// `{"strata-archive": 1, "version": V, "model": "Name", "values": {...}}`,
   /// the values being the canonical dictionary with `"$type"` for subtypes,
   /// `"$unknown"` for kept unknown keys and the properties `json: false` hides.
-  /// `schema.unarchive(archive())` equals the model.
+  /// `schema.unarchive(from: archive())` equals the model.
   public func archive() -> JSON {
     guard let pointer = Archive.make(object) else { return .null }
     defer { JValue.release(pointer) }
@@ -144,7 +144,7 @@ extension Schema {
   /// is brought up to date by the schema's `migrations`; one from a newer
   /// version, or an older one with no migration path, is refused with an
   /// `argument` error saying why (`no migration from version 1 to 2`).
-  public func unarchive(_ archive: JSON) throws(StrataError) -> Model {
+  public func unarchive(from archive: JSON) throws(StrataError) -> Model {
     guard let pointer = archive.makeJansson() else {
       throw StrataError(code: .argument, message: "the archive holds a value JSON cannot represent")
     }
@@ -152,10 +152,9 @@ extension Schema {
     return Model(try Archive.restore(self, pointer).get())
   }
 
-  /// Restores a model from the JSON text of an archive.
-  public func unarchive(text: String) throws(StrataError) -> Model {
-    var copy = text
-    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+  /// Parses the JSON text of an archive and restores the model; see ``unarchive(from:)``.
+  public func unarchive(parsing text: String) throws(StrataError) -> Model {
+    let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
     return Model(try Archive.restore(self, pointer).get())
   }

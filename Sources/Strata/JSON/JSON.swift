@@ -18,16 +18,23 @@ public enum JSON: Sendable, Hashable, CustomStringConvertible {
   /// An object, keys in order.
   case object(JSONObject)
 
-  /// Parses JSON text (any value at the top level).
+  /// Parses JSON text (any value at the top level); a `syntax` error names
+  /// the line and column.
+  ///
+  /// ```swift
+  /// try JSON(parsing: #"{"a": [1, 2.5]}"#)["a"]  // -> [1, 2.5]
+  /// ```
   public init(parsing text: String) throws(StrataError) {
-    var copy = text
-    let result = copy.withUTF8 { bytes in JSONText.parse(bytes) }
-    switch result {
-    case .success(let pointer):
-      defer { JValue.release(pointer) }
-      self = JSON(borrowing: pointer)
-    case .failure(let error): throw error
-    }
+    let pointer = try JSONText.parse(text).get()
+    defer { JValue.release(pointer) }
+    self = JSON(borrowing: pointer)
+  }
+
+  /// Parses JSON given as UTF-8 bytes (`[UInt8]`, or Foundation's `Data`).
+  public init<Bytes: Sequence<UInt8>>(parsing bytes: Bytes) throws(StrataError) {
+    let pointer = try JSONText.parse(bytes: bytes).get()
+    defer { JValue.release(pointer) }
+    self = JSON(borrowing: pointer)
   }
 
   /// The member `key` of an object, or nil.
@@ -210,6 +217,18 @@ package enum JSONText {
     return .failure(
       StrataError(
         code: .syntax, message: "invalid JSON at line \(error.line), column \(error.column): \(text)"))
+  }
+
+  /// Parses JSON text; a new reference, or a `syntax` error.
+  package static func parse(_ text: String) -> Result<JPtr, StrataError> {
+    var copy = text
+    return copy.withUTF8 { parse($0) }
+  }
+
+  /// Parses UTF-8 bytes of any sequence; a new reference, or a `syntax` error.
+  package static func parse<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Result<JPtr, StrataError> {
+    if let parsed = bytes.withContiguousStorageIfAvailable({ parse($0) }) { return parsed }
+    return Array(bytes).withUnsafeBufferPointer { parse($0) }
   }
 
   /// Serializes a value (borrowed) as JSON text.

@@ -175,7 +175,7 @@ extension Schema {
   /// Maps JSON lines held in one text (lines split on "\n") onto models
   /// named `model`; see `LineMapper`.
   public func mapLines(
-    _ model: String, text: String, maxLineLength: Int = LineMapper.defaultMaxLineLength
+    _ model: String, parsing text: String, maxLineLength: Int = LineMapper.defaultMaxLineLength
   ) throws(StrataError) -> LineMapper {
     let bytes = Array(text.utf8)
     var offset = 0

@@ -45,7 +45,7 @@ public struct Model: Sendable, Hashable, CustomStringConvertible {
   /// Updates this model from API JSON: the keys present are mapped, validated
   /// and merged by policy; keys not present are untouched; null clears. All or
   /// nothing: on error this model is unchanged and every error is thrown.
-  public mutating func update(_ json: JSON) throws(StrataError) {
+  public mutating func update(from json: JSON) throws(StrataError) {
     guard let pointer = json.makeJansson() else {
       throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
     }

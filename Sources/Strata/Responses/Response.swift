@@ -31,7 +31,7 @@ extension Schema {
   /// leaves it out. A missing root is a `missing` error. Throws every error
   /// of the records and the metadata, with paths into the whole response.
   public func mapResponse(
-    _ model: String, _ json: JSON, root: String? = nil, meta: ResponseMeta? = nil
+    _ model: String, from json: JSON, root: String? = nil, meta: ResponseMeta? = nil
   ) throws(StrataError) -> Response {
     guard let pointer = json.makeJansson() else {
       throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
@@ -40,12 +40,11 @@ extension Schema {
     return try response(mapResponseValue(model, pointer, ResponseRequest(root: root, meta: meta)))
   }
 
-  /// Maps an API response given as JSON text; see `mapResponse(_:_:root:meta:)`.
+  /// Parses JSON text and maps it as an API response; see ``mapResponse(_:from:root:meta:)``.
   public func mapResponse(
-    _ model: String, text: String, root: String? = nil, meta: ResponseMeta? = nil
+    _ model: String, parsing text: String, root: String? = nil, meta: ResponseMeta? = nil
   ) throws(StrataError) -> Response {
-    var copy = text
-    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+    let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
     return try response(mapResponseValue(model, pointer, ResponseRequest(root: root, meta: meta)))
   }

@@ -51,7 +51,8 @@ public final class Schema: @unchecked Sendable {
   }
 
   /// Loads a schema from its JSON document; `transformers` are the host's
-  /// own, by the names the schema's `transform` keys use.
+  /// own, by the names the schema's `transform` keys use, and `mergers` the
+  /// host's merge policies, by the names the schema's `merge` keys use.
   public convenience init(
     _ document: JSON, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
   ) throws(StrataError) {
@@ -82,13 +83,31 @@ public final class Schema: @unchecked Sendable {
     ["replace", "keep", "merge", "append", "union", "max", "min"].contains(name)
   }
 
-  /// Loads a schema from JSON text.
-  public convenience init(text: String, transformers: [String: ValueTransformer] = [:]) throws(StrataError) {
-    var copy = text
-    let parsed = copy.withUTF8 { JSONText.parse($0) }
-    let pointer = try parsed.get()
+  /// Loads a schema from JSON text; `transformers` and `mergers` as for
+  /// ``init(_:transformers:mergers:)``.
+  ///
+  /// ```swift
+  /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": "string"}}}}"#)
+  /// ```
+  public convenience init(
+    parsing text: String, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
+  ) throws(StrataError) {
+    let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
-    try self.init(loading: pointer, transformers: try Schema.engineTransformers(transformers))
+    try self.init(
+      loading: pointer, transformers: try Schema.engineTransformers(transformers),
+      mergers: try Schema.engineMergers(mergers))
+  }
+
+  /// Loads a schema from JSON given as UTF-8 bytes (`[UInt8]`, or Foundation's `Data`).
+  public convenience init<Bytes: Sequence<UInt8>>(
+    parsing bytes: Bytes, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
+  ) throws(StrataError) {
+    let pointer = try JSONText.parse(bytes: bytes).get()
+    defer { JValue.release(pointer) }
+    try self.init(
+      loading: pointer, transformers: try Schema.engineTransformers(transformers),
+      mergers: try Schema.engineMergers(mergers))
   }
 
   /// Loads a schema from the file at `path`.
@@ -221,9 +240,18 @@ public final class Schema: @unchecked Sendable {
   }
 
   // MARK: the Swift API
+  //
+  // One family of names: a JSON value comes `from:`, JSON text or UTF-8
+  // bytes come `parsing:` (as in `JSON(parsing:)`), and a model name comes
+  // first, unlabeled. The older spellings forward from Schema+Deprecated.swift.
 
-  /// Maps a JSON value onto a new model named `model`; throws every error of the input.
-  public func map(_ model: String, _ json: JSON) throws(StrataError) -> Model {
+  /// Maps a JSON value onto a new model named `model`; throws every error of
+  /// the input, each with its path into `json`.
+  ///
+  /// ```swift
+  /// let label = try schema.map("GHLabel", from: ["name": "bug"])
+  /// ```
+  public func map(_ model: String, from json: JSON) throws(StrataError) -> Model {
     guard let pointer = json.makeJansson() else {
       throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
     }
@@ -231,16 +259,26 @@ public final class Schema: @unchecked Sendable {
     return Model(try mapValue(model, pointer).get())
   }
 
-  /// Maps JSON text onto a new model named `model`.
-  public func map(_ model: String, text: String) throws(StrataError) -> Model {
-    var copy = text
-    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+  /// Parses JSON text and maps it onto a new model named `model` (a `syntax`
+  /// error for text that is not JSON).
+  public func map(_ model: String, parsing text: String) throws(StrataError) -> Model {
+    let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
     return Model(try mapValue(model, pointer).get())
   }
 
-  /// Maps every element of a JSON array onto new models named `model`.
-  public func mapMany(_ model: String, _ json: JSON) throws(StrataError) -> [Model] {
+  /// Parses JSON given as UTF-8 bytes (`[UInt8]`, or Foundation's `Data`)
+  /// and maps it onto a new model named `model`.
+  public func map<Bytes: Sequence<UInt8>>(_ model: String, parsing bytes: Bytes) throws(StrataError) -> Model
+  {
+    let pointer = try JSONText.parse(bytes: bytes).get()
+    defer { JValue.release(pointer) }
+    return Model(try mapValue(model, pointer).get())
+  }
+
+  /// Maps every element of a JSON array onto new models named `model`;
+  /// errors carry the element's index at the front of their paths.
+  public func mapMany(_ model: String, from json: JSON) throws(StrataError) -> [Model] {
     guard let pointer = json.makeJansson() else {
       throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
     }
@@ -248,10 +286,10 @@ public final class Schema: @unchecked Sendable {
     return try mapValues(model, pointer).get().map(Model.init)
   }
 
-  /// Maps JSON text holding an array onto new models named `model`.
-  public func mapMany(_ model: String, text: String) throws(StrataError) -> [Model] {
-    var copy = text
-    let pointer = try copy.withUTF8 { JSONText.parse($0) }.get()
+  /// Parses JSON text holding an array and maps each element onto a new
+  /// model named `model`.
+  public func mapMany(_ model: String, parsing text: String) throws(StrataError) -> [Model] {
+    let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
     return try mapValues(model, pointer).get().map(Model.init)
   }
