@@ -16,11 +16,20 @@ struct CanonicalKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
-  /// Refuses a key that is no property of the model (a typo in the struct
-  /// would otherwise read as absent forever).
+  /// Refuses a key that is no property of the model nor of the subtypes the
+  /// value could have been (a typo in the struct would otherwise read as
+  /// absent forever).
   private func check(_ key: Key) throws {
-    guard let model, model.propertyIndex[key.stringValue] == nil, key.stringValue != "$type" else { return }
-    throw UnknownPropertyError(codingPath: codingPath + [key], model: model.name, key: key.stringValue)
+    let name = key.stringValue
+    guard let model, model.propertyIndex[name] == nil, name != "$type" else { return }
+    if case .model(let declared) = decoder.shape {
+      let schema = decoder.schema
+      if declared.propertyIndex[name] != nil { return }
+      for other in schema.models where other.propertyIndex[name] != nil {
+        if schema.isSubtype(other.index, of: declared.index) { return }
+      }
+    }
+    throw UnknownPropertyError(codingPath: codingPath + [key], model: model.name, key: name)
   }
 
   private func member(_ key: Key) throws -> CanonicalDecoder {
@@ -55,10 +64,49 @@ struct CanonicalKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   /// Absent and null both give nil; a key that is no property of the model is an error.
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    guard let member = try present(key) else { return nil }
+    return try member.decodeValue(type)
+  }
+
+  /// The decoder of a member that holds a value; nil when absent or null.
+  private func present(_ key: Key) throws -> CanonicalDecoder? {
     try check(key)
     guard let value = object[key.stringValue] else { return nil }
     if case .null = value { return nil }
-    return try decoder.child(value, key: key).decodeValue(type)
+    return decoder.child(value, key: key)
+  }
+
+  // The standard library gives each scalar its own `decodeIfPresent` (whose
+  // default would skip the property check): each goes through `present`.
+  func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key)?.bool() }
+  func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key)?.string() }
+  func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+    try present(key)?.real(type)
+  }
+  func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try present(key)?.real(type) }
+  func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key)?.integer(type) }
+  func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key)?.integer(type) }
+  func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key)?.integer(type) }
+  func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+    try present(key)?.integer(type)
+  }
+  func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+    try present(key)?.integer(type)
   }
 
   func nestedContainer<NestedKey: CodingKey>(

@@ -15,7 +15,7 @@ extension Schema {
   ///
   /// ```swift
   /// struct GHLabel: Codable { var name: String }
-  /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": "string"}}}}"#)
+  /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": {"type": "string"}}}}}"#)
   /// try schema.decode(GHLabel.self, from: ["name": "bug"]).name  // -> "bug"
   /// ```
   public func decode<T: Decodable>(

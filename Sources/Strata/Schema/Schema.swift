@@ -87,7 +87,7 @@ public final class Schema: @unchecked Sendable {
   /// ``init(_:transformers:mergers:)``.
   ///
   /// ```swift
-  /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": "string"}}}}"#)
+  /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": {"type": "string"}}}}}"#)
   /// ```
   public convenience init(
     parsing text: String, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]

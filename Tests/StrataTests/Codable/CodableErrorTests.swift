@@ -1,0 +1,85 @@
+import Strata
+import Testing
+
+@Test func schemaErrorsKeepTheirPathsIntoTheJSON() throws {
+  let schema = try codableSchema()
+  let failure = errors {
+    _ = try schema.decode(
+      Ticket.self,
+      from: [
+        "number": "7", "user": ["login": 5], "labels": [["color": "f00"]], "priority": "9", "created_at": "x",
+      ])
+  }
+  let paths = Set(failure.map(\.path))
+  #expect(
+    paths.isSuperset(of: ["/number", "/title", "/user/login", "/labels/0/name", "/priority", "/created_at"]))
+  #expect(failure.first(where: { $0.path == "/priority" })?.code == .validation)
+}
+
+@Test func swiftTypeMismatchesPointIntoTheJSON() throws {
+  struct Wrong: Decodable {
+    var number: String  // the model holds an int
+  }
+  struct WrongNested: Decodable {
+    struct Label: Decodable { var name: Int }
+    var labels: [Label]
+  }
+  struct WrongKeyPath: Decodable { var reporterLogin: Int }
+  struct WrongPluck: Decodable { var commenters: [Int] }
+  let schema = try codableSchema()
+  let first = errors { _ = try schema.decode(Wrong.self, model: "Ticket", from: ticketJSON) }
+  #expect(first.count == 1)
+  #expect(first.first?.code == .type)
+  #expect(first.first?.path == "/number")
+  #expect(first.first?.model == "Ticket")
+  #expect(first.first?.property == "number")
+
+  let nested = errors { _ = try schema.decode(WrongNested.self, model: "Ticket", from: ticketJSON) }
+  #expect(nested.first?.path == "/labels/0/name")
+  #expect(nested.first?.model == "Label")
+
+  let keyPath = errors { _ = try schema.decode(WrongKeyPath.self, model: "Ticket", from: ticketJSON) }
+  #expect(keyPath.first?.path == "/user/login")
+  #expect(keyPath.first?.message.contains("canonical path /reporterLogin") == true)
+
+  let plucked = errors { _ = try schema.decode(WrongPluck.self, model: "Ticket", from: ticketJSON) }
+  #expect(plucked.first?.path == "/comments/0/author")
+  #expect(plucked.first?.message.contains("canonical path /commenters/0") == true)
+}
+
+@Test func missingNullAndUnknownPropertiesAreNamed() throws {
+  struct NeedsBody: Decodable {
+    var number: Int
+    var body: String  // optional in the schema
+  }
+  struct NeedsReporter: Decodable { var reporterLogin: String }
+  struct Typo: Decodable { var titel: String? }
+  let schema = try codableSchema()
+  let input: JSON = ["number": 1, "title": "t", "body": nil, "created_at": "2024-01-01"]
+  let null = errors { _ = try schema.decode(NeedsBody.self, model: "Ticket", from: input) }
+  #expect(null.first?.code == .null)
+  #expect(null.first?.path == "/body")
+  let missing = errors { _ = try schema.decode(NeedsReporter.self, model: "Ticket", from: input) }
+  #expect(missing.first?.code == .missing)
+  #expect(missing.first?.path == "/user/login")
+  let typo = errors { _ = try schema.decode(Typo.self, model: "Ticket", from: input) }
+  #expect(typo.first?.code == .argument)
+  #expect(typo.first?.message.contains("'titel'") == true)
+}
+
+@Test func integersThatDoNotFitAndBadEnumRawValuesAreErrors() throws {
+  enum Strict: String, Decodable { case open = "OPEN" }
+  struct Small: Decodable { var number: Int8 }
+  struct Closed: Decodable { var state: Strict }
+  let schema = try codableSchema()
+  let big = errors {
+    _ = try schema.decode(Small.self, model: "Ticket", from: ["number": 300, "title": "t"])
+  }
+  #expect(big.first?.code == .type)
+  #expect(big.first?.path == "/number")
+  let closed = errors {
+    _ = try schema.decode(Closed.self, model: "Ticket", from: ["number": 1, "title": "t", "state": "closed"])
+  }
+  #expect(closed.first?.code == .format)
+  #expect(closed.first?.path == "/state")
+}
