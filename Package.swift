@@ -5,6 +5,9 @@ let package = Package(
   name: "Strata",
   products: [
     .library(name: "Strata", targets: ["Strata"]),
+    // Opt-in: `Date` and `URL` for the Codable bridge. The only target that imports Foundation
+    // (Strata and libstrata stay free of it); CMake does not build it.
+    .library(name: "StrataFoundation", targets: ["StrataFoundation"]),
     .library(name: "strata", type: .dynamic, targets: ["StrataC"]),
     .executable(name: "strata-cli", targets: ["strata-cli"]),
   ],
@@ -22,6 +25,7 @@ let package = Package(
     ),
     .target(name: "Strata", dependencies: ["CJansson", "CSQLite"]),
     .target(name: "StrataC", dependencies: ["Strata", "CJansson"]),
+    .target(name: "StrataFoundation", dependencies: ["Strata"]),
     // The command parses its arguments by hand: the package has no dependencies, so an app that
     // depends on the Strata library resolves nothing (and builds offline).
     .executableTarget(name: "strata-cli", dependencies: ["Strata"]),
@@ -29,7 +33,7 @@ let package = Package(
     // The child process of the graph store's crash test (Tests/StrataTests/Graph): it writes
     // through GraphStore and is killed with SIGKILL in the middle of the transaction.
     .executableTarget(name: "graph-crash-helper", dependencies: ["Strata"], path: "Tests/graph-crash-helper"),
-    .testTarget(name: "StrataTests", dependencies: ["Strata", "CJansson", "CSQLite"]),
+    .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataFoundation", "CJansson", "CSQLite"]),
   ],
   swiftLanguageModes: [.v6]
 )
