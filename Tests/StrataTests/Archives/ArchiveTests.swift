@@ -23,35 +23,35 @@ private let version3: JSON = [
 
 @Test func archiveIsSelfDescribingAndRoundTrips() throws {
   let schema = try Schema(version3)
-  let note = try schema.map("Note", ["title": "a", "priority": "high", "extra": [1, 2]])
+  let note = try schema.map("Note", from: ["title": "a", "priority": "high", "extra": [1, 2]])
   let archive = note.archive()
   #expect(
     archive == [
       "strata-archive": 1, "version": 3, "model": "Note",
       "values": ["title": "a", "priority": "high", "$unknown": ["extra": [1, 2]]],
     ])
-  #expect(try schema.unarchive(archive) == note)
-  #expect(try schema.unarchive(text: archive.serialized(indent: 2)) == note)
+  #expect(try schema.unarchive(from: archive) == note)
+  #expect(try schema.unarchive(parsing: archive.serialized(indent: 2)) == note)
 }
 
 @Test func archivesKeepPropertiesJSONNeverSees() throws {
   let schema = try Schema(version3)
-  let note = try schema.map("Note", ["title": "a", "priority": "high"])
+  let note = try schema.map("Note", from: ["title": "a", "priority": "high"])
   let cached = try note.patched([["op": "add", "path": "/cachedAt", "value": "2024-05-01T10:00:00+02:00"]])
   #expect(cached["cachedAt"] == "2024-05-01T08:00:00Z")
   #expect(try cached.json == ["title": "a", "priority": "high"])
-  let restored = try schema.unarchive(cached.archive())
+  let restored = try schema.unarchive(from: cached.archive())
   #expect(restored == cached)
   #expect(restored.timestamp("cachedAt") == Timestamp(seconds: 1_714_550_400))
 }
 
 @Test func olderArchivesAreMigratedStepByStep() throws {
   let schema = try Schema(version3)
-  let restored = try schema.unarchive([
+  let restored = try schema.unarchive(from: [
     "strata-archive": 1, "version": 1, "model": "Note", "values": ["title": "old", "body": "b", "stars": 3],
   ])
   #expect(restored.dictionary == ["title": "old", "text": "b", "priority": "normal"])
-  let fromTwo = try schema.unarchive([
+  let fromTwo = try schema.unarchive(from: [
     "strata-archive": 1, "version": 2, "model": "Note",
     "values": ["title": "t", "priority": "low", "stars": 1],
   ])
@@ -62,7 +62,7 @@ private let version3: JSON = [
 @Test func newerArchivesAndGapsAreRefused() throws {
   let schema = try Schema(version3)
   do {
-    _ = try schema.unarchive(["strata-archive": 1, "version": 4, "model": "Note", "values": [:]])
+    _ = try schema.unarchive(from: ["strata-archive": 1, "version": 4, "model": "Note", "values": [:]])
     Issue.record("expected an error")
   } catch {
     #expect(error.code == .argument)
@@ -70,13 +70,15 @@ private let version3: JSON = [
     #expect(error.errors.first?.message.contains("newer") == true)
   }
   do {
-    _ = try schema.unarchive(["strata-archive": 1, "version": 0, "model": "Note", "values": ["title": "x"]])
+    _ = try schema.unarchive(from: [
+      "strata-archive": 1, "version": 0, "model": "Note", "values": ["title": "x"],
+    ])
     Issue.record("expected an error")
   } catch {
     #expect(error.errors.map(\.message).first?.contains("no migration from version 0 to 1") == true)
   }
   do {
-    _ = try schema.unarchive(text: "{\"strata-archive\": 1,")
+    _ = try schema.unarchive(parsing: "{\"strata-archive\": 1,")
     Issue.record("expected an error")
   } catch {
     #expect(error.code == .syntax)
@@ -100,7 +102,7 @@ private let version3: JSON = [
   })
   #expect(throws: StrataError.self) { try Schema(document) }
   let schema = try Schema(document, transformers: ["split-name": split])
-  let person = try schema.unarchive([
+  let person = try schema.unarchive(from: [
     "strata-archive": 1, "version": 0, "model": "Person", "values": ["name": "Ada Lovelace"],
   ])
   #expect(person.dictionary == ["first": "Ada", "last": "Lovelace"])

@@ -23,9 +23,9 @@ private let schemaDocument: JSON = [
 @Test func diffGivesAJSONPatchThatRoundTrips() throws {
   let schema = try Schema(schemaDocument)
   let a = try schema.map(
-    "Issue", ["number": 1, "title": "x", "tags": ["a", "b"], "assignee": ["login": "ann"]])
+    "Issue", from: ["number": 1, "title": "x", "tags": ["a", "b"], "assignee": ["login": "ann"]])
   let b = try schema.map(
-    "Issue", ["number": 1, "body": nil, "tags": ["a"], "assignee": ["login": "bob", "id": 2]])
+    "Issue", from: ["number": 1, "body": nil, "tags": ["a"], "assignee": ["login": "bob", "id": 2]])
   let patch = try a.diff(b)
   #expect(
     patch == [
@@ -42,8 +42,9 @@ private let schemaDocument: JSON = [
 
 @Test func mergeDiffLiftsNullAndRefusesRemovals() throws {
   let schema = try Schema(schemaDocument)
-  let a = try schema.map("Issue", ["number": 1, "title": "x"])
-  let b = try schema.map("Issue", ["number": 1, "title": "x", "body": nil, "assignee": ["login": "ann"]])
+  let a = try schema.map("Issue", from: ["number": 1, "title": "x"])
+  let b = try schema.map(
+    "Issue", from: ["number": 1, "title": "x", "body": nil, "assignee": ["login": "ann"]])
   let merge = try a.mergeDiff(b)
   #expect(merge == ["body": nil, "assignee": ["login": "ann"]])
   #expect(try a.mergePatched(merge) == b)
@@ -59,7 +60,7 @@ private let schemaDocument: JSON = [
 
 @Test func patchesMakeNewModels() throws {
   let schema = try Schema(schemaDocument)
-  let a = try schema.map("Issue", ["number": 1, "title": "x"])
+  let a = try schema.map("Issue", from: ["number": 1, "title": "x"])
   let b = try a.patched([
     ["op": "replace", "path": "/title", "value": "y"], ["op": "add", "path": "/note", "value": "n"],
   ])
@@ -76,7 +77,7 @@ private let schemaDocument: JSON = [
 
 @Test func patchErrorsPointIntoThePatchOrTheResult() throws {
   let schema = try Schema(schemaDocument)
-  let a = try schema.map("Issue", ["number": 1])
+  let a = try schema.map("Issue", from: ["number": 1])
   do {
     _ = try a.patched([["op": "copy", "from": "/title", "path": "/body"]])
     Issue.record("expected an error")
@@ -106,9 +107,9 @@ private let schemaDocument: JSON = [
 @Test func diffNeedsOneSchemaAndOneModel() throws {
   let schema = try Schema(schemaDocument)
   let other = try Schema(schemaDocument)
-  let a = try schema.map("Issue", ["number": 1])
-  let user = try schema.map("User", ["login": "x"])
-  let foreign = try other.map("Issue", ["number": 1])
+  let a = try schema.map("Issue", from: ["number": 1])
+  let user = try schema.map("User", from: ["login": "x"])
+  let foreign = try other.map("Issue", from: ["number": 1])
   for (x, y) in [(a, user), (a, foreign), (foreign, a)] {
     do {
       _ = try x.diff(y)
@@ -133,8 +134,8 @@ private let schemaDocument: JSON = [
     deep = ["k": deep]
     other = ["k": other]
   }
-  let a = try schema.map("A", ["v": deep])
-  let b = try schema.map("A", ["v": other])
+  let a = try schema.map("A", from: ["v": deep])
+  let b = try schema.map("A", from: ["v": other])
   let patch = try a.diff(b)
   #expect(try a.patched(patch) == b)
   #expect(try a.mergePatched(try a.mergeDiff(b)) == b)
@@ -176,8 +177,10 @@ private func conformanceModels() -> [[Model]] {
       for key in ["input", "diffFrom"] {
         guard let input = item[key] else { continue }
         if item["many"] == .bool(true) {
-          for model in (try? schema.mapMany(name, input)) ?? [] { add(model, key: "\(prefix) \(model.name)") }
-        } else if let model = try? schema.map(name, input) {
+          for model in (try? schema.mapMany(name, from: input)) ?? [] {
+            add(model, key: "\(prefix) \(model.name)")
+          }
+        } else if let model = try? schema.map(name, from: input) {
           add(model, key: "\(prefix) \(model.name)")
         }
       }
@@ -189,7 +192,7 @@ private func conformanceModels() -> [[Model]] {
 
 /// The model that canonical reading makes of `{}`, when the model has no required property.
 private func emptyModel(like model: Model) -> Model? {
-  try? model.schema.unarchive([
+  try? model.schema.unarchive(from: [
     "strata-archive": 1, "version": .int(model.schema.version), "model": .string(model.name), "values": [:],
   ])
 }
@@ -216,8 +219,8 @@ private func checkRoundTrips(_ a: Model, _ b: Model) {
   for group in groups {
     let models = Array(group.prefix(24))
     for model in models {
-      #expect((try? model.schema.unarchive(model.archive())) == model, "unarchive(archive(\(model)))")
-      #expect((try? model.schema.unarchive(text: model.archive().description)) == model)
+      #expect((try? model.schema.unarchive(from: model.archive())) == model, "unarchive(archive(\(model)))")
+      #expect((try? model.schema.unarchive(parsing: model.archive().description)) == model)
       if let empty = emptyModel(like: model) {
         checkRoundTrips(empty, model)
         checkRoundTrips(model, empty)

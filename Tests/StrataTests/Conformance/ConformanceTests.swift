@@ -113,10 +113,10 @@ func conformance(_ testCase: ConformanceCase) throws {
   var models: [Model] = []
   do {
     if case .string(let text)? = body["inputText"] {
-      models = many ? try schema.mapMany(model, text: text) : [try schema.map(model, text: text)]
+      models = many ? try schema.mapMany(model, parsing: text) : [try schema.map(model, parsing: text)]
     } else {
       let input = body["input"] ?? .null
-      models = many ? try schema.mapMany(model, input) : [try schema.map(model, input)]
+      models = many ? try schema.mapMany(model, from: input) : [try schema.map(model, from: input)]
     }
   } catch {
     if let expected = body["errors"] {

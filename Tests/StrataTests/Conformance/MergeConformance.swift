@@ -21,11 +21,11 @@ func runMergeCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
   var model: Model
   var other: Model? = nil
   do {
-    model = try schema.map(name, body["input"] ?? .null)
+    model = try schema.map(name, from: body["input"] ?? .null)
     if let mergeWith {
       var otherName = name
       if case .string(let given)? = body["mergeModel"] { otherName = given }
-      other = try schema.map(otherName, mergeWith)
+      other = try schema.map(otherName, from: mergeWith)
     }
   } catch {
     Issue.record("mapping the case's input failed: \(error)")
@@ -37,7 +37,7 @@ func runMergeCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
     if let other {
       try model.merge(other)
     } else if let update {
-      try model.update(update)
+      try model.update(from: update)
     }
   } catch {
     if let expected = body["errors"] {

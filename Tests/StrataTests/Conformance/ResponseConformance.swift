@@ -35,9 +35,9 @@ func runResponseCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
     let response: Response
     do {
       if let json = input.json {
-        response = try schema.mapResponse(model, json, root: root, meta: meta)
+        response = try schema.mapResponse(model, from: json, root: root, meta: meta)
       } else {
-        response = try schema.mapResponse(model, text: input.text ?? "", root: root, meta: meta)
+        response = try schema.mapResponse(model, parsing: input.text ?? "", root: root, meta: meta)
       }
     } catch {
       if let expected = body["errors"] {

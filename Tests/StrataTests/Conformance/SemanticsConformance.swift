@@ -80,7 +80,7 @@ func runSemanticCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
     return true
   }
   if let archive = body["unarchive"] {
-    checkRestored(body) { () throws(StrataError) in try schema.unarchive(archive) }
+    checkRestored(body) { () throws(StrataError) in try schema.unarchive(from: archive) }
     return true
   }
   if let reference = body["archiveWith"] {
@@ -91,13 +91,13 @@ func runSemanticCase(_ testCase: ConformanceCase, _ schema: Schema) -> Bool {
     let archive: JSON
     do {
       let writer = try Schema(testCase.schemaDocument(reference))
-      archive = try writer.map(model, body["input"] ?? .null).archive()
+      archive = try writer.map(model, from: body["input"] ?? .null).archive()
     } catch {
       Issue.record("mapping with the archiveWith schema failed: \(error)")
       return true
     }
     if let expected = body["archive"] { #expect(archive == expected, "archive") }
-    checkRestored(body) { () throws(StrataError) in try schema.unarchive(archive) }
+    checkRestored(body) { () throws(StrataError) in try schema.unarchive(from: archive) }
     return true
   }
   return false
@@ -111,14 +111,14 @@ func checkSemanticKeys(_ testCase: ConformanceCase, _ schema: Schema, _ model: M
     let archive = model.archive()
     #expect(archive == expected, "archive")
     do {
-      #expect(try schema.unarchive(archive) == model, "unarchive(archive(m)) == m")
+      #expect(try schema.unarchive(from: archive) == model, "unarchive(archive(m)) == m")
     } catch {
       Issue.record("unarchive failed: \(error)")
     }
   }
   if let from = body["diffFrom"] {
     do {
-      let a = try schema.map(model.name, from)
+      let a = try schema.map(model.name, from: from)
       let patch = try a.diff(model)
       if let expected = body["diff"] { #expect(patch == expected, "diff") }
       #expect(try a.patched(patch) == model, "patch(a, diff(a, b)) == b")

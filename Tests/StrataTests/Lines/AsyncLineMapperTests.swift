@@ -8,7 +8,7 @@ struct AsyncLineMapperTests {
 
   init() throws {
     schema = try Schema(
-      text: """
+      parsing: """
         {"strata": 1, "models": {"Issue": {"properties": {
           "number": {"type": "int", "required": true}, "title": {"type": "string"}}}}}
         """)
@@ -40,7 +40,7 @@ struct AsyncLineMapperTests {
       }
     }
     var expected: [String] = []
-    for result in try schema.mapLines("Issue", text: text) {
+    for result in try schema.mapLines("Issue", parsing: text) {
       switch result {
       case .success(let model): expected.append("model \(model.dictionary)")
       case .failure(let error): expected.append("line \(error.line): \(error.errors.map(\.path))")

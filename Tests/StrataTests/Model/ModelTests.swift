@@ -30,7 +30,8 @@ private let issueSchema: JSON = [
 
 @Test func mapsAndKeepsTheThreeStates() throws {
   let schema = try Schema(issueSchema)
-  let model = try schema.map("Issue", ["number": 7, "title": nil, "user": ["login": "ann"], "state": "open"])
+  let model = try schema.map(
+    "Issue", from: ["number": 7, "title": nil, "user": ["login": "ann"], "state": "open"])
   #expect(model.name == "Issue")
   #expect(model["number"] == 7)
   #expect(model["title"] == .null)
@@ -50,7 +51,7 @@ private let issueSchema: JSON = [
   let schema = try Schema(issueSchema)
   do {
     _ = try schema.map(
-      "Issue", ["title": 5, "labels": [["name": 1], [:]], "html_url": "x y", "state": "new"])
+      "Issue", from: ["title": 5, "labels": [["name": 1], [:]], "html_url": "x y", "state": "new"])
     Issue.record("expected errors")
   } catch {
     let found = Set(error.errors.map { "\($0.path) \($0.code.rawValue) \($0.model).\($0.property)" })
@@ -64,9 +65,9 @@ private let issueSchema: JSON = [
 
 @Test func unknownModelIsAnArgumentError() throws {
   let schema = try Schema(issueSchema)
-  #expect(throws: StrataError.self) { try schema.map("Nope", [:]) }
+  #expect(throws: StrataError.self) { try schema.map("Nope", from: [:]) }
   do {
-    _ = try schema.map("Nope", [:])
+    _ = try schema.map("Nope", from: [:])
   } catch {
     #expect(error.code == .argument)
   }
@@ -74,10 +75,10 @@ private let issueSchema: JSON = [
 
 @Test func equalityHashAndCopy() throws {
   let schema = try Schema(issueSchema)
-  let a = try schema.map("Issue", ["number": 1, "title": "x"])
-  let b = try schema.map("Issue", ["title": "x", "number": 1])
-  let c = try schema.map("Issue", ["number": 1, "title": nil])
-  let d = try schema.map("Issue", ["number": 1])
+  let a = try schema.map("Issue", from: ["number": 1, "title": "x"])
+  let b = try schema.map("Issue", from: ["title": "x", "number": 1])
+  let c = try schema.map("Issue", from: ["number": 1, "title": nil])
+  let d = try schema.map("Issue", from: ["number": 1])
   #expect(a == b)
   #expect(a.hashValue == b.hashValue)
   #expect(a != c)
@@ -106,21 +107,21 @@ private let issueSchema: JSON = [
   var input: JSON = [:]
   for _ in 0..<(maxDepth + 10) { input = ["child": input] }
   do {
-    _ = try schema.map("Node", input)
+    _ = try schema.map("Node", from: input)
     Issue.record("expected a depth error")
   } catch {
     #expect(error.errors.map(\.code) == [.depth])
   }
   var shallow: JSON = [:]
   for _ in 0..<(maxDepth - 2) { shallow = ["child": shallow] }
-  let model = try schema.map("Node", shallow)
+  let model = try schema.map("Node", from: shallow)
   #expect(model.dictionary == shallow)
 }
 
 @Test func syntaxErrorsNameLineAndColumn() throws {
   let schema = try Schema(issueSchema)
   do {
-    _ = try schema.map("Issue", text: "{\"number\": 1,\n  oops}")
+    _ = try schema.map("Issue", parsing: "{\"number\": 1,\n  oops}")
     Issue.record("expected a syntax error")
   } catch {
     #expect(error.code == .syntax)
@@ -139,10 +140,10 @@ private let issueSchema: JSON = [
 
 @Test func mapManyNamesTheElement() throws {
   let schema = try Schema(issueSchema)
-  let models = try schema.mapMany("Issue", [["number": 1], ["number": 2]])
+  let models = try schema.mapMany("Issue", from: [["number": 1], ["number": 2]])
   #expect(models.map { $0["number"] } == [1, 2])
   do {
-    _ = try schema.mapMany("Issue", [["number": 1], ["number": "2"]])
+    _ = try schema.mapMany("Issue", from: [["number": 1], ["number": "2"]])
     Issue.record("expected an error")
   } catch {
     #expect(error.errors.map(\.path) == ["/1/number"])
