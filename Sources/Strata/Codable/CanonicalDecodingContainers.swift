@@ -10,9 +10,8 @@ struct CanonicalKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   var codingPath: [any CodingKey] { decoder.codingPath }
 
-  var allKeys: [Key] {
-    object.keys.compactMap { name in model != nil && name == "$type" ? nil : Key(stringValue: name) }
-  }
+  /// The keys present (a subtype's dictionary includes `"$type"`).
+  var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
 
   func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
