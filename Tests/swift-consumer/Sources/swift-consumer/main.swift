@@ -40,7 +40,7 @@ let issueJSON: JSON = [
 
 var passed = 0
 var failed = 0
-func check(_ condition: @autoclosure () throws -> Bool, _ what: String) {
+@MainActor func check(_ condition: @autoclosure () throws -> Bool, _ what: String) {
   do {
     if try condition() {
       passed += 1
@@ -66,13 +66,17 @@ func errors(_ body: () throws -> Void) -> [ErrorDetail] {
 
 do {
   let schema = try Schema(parsing: schemaText)
-  check(try Schema(parsing: Array(schemaText.utf8)).modelNames == schema.modelNames, "Schema(parsing:) text and bytes")
+  check(
+    try Schema(parsing: Array(schemaText.utf8)).modelNames == schema.modelNames,
+    "Schema(parsing:) text and bytes")
 
   // Typed: decode through the schema.
   let issue = try schema.decode(GHIssue.self, from: issueJSON)
   check(issue.state == .open && issue.reporterLogin == "mona", "decode(_:from:): enum and key path")
   check(issue.labels == [GHLabel(name: "bug")], "decode(_:from:): nested models in an array")
-  check(issue.createdAt == Date(timeIntervalSince1970: 1_718_805_731), "StrataFoundation: Date from a date property")
+  check(
+    issue.createdAt == Date(timeIntervalSince1970: 1_718_805_731),
+    "StrataFoundation: Date from a date property")
   check(issue.htmlURL?.host == "github.com", "StrataFoundation: URL from a url property")
   let viaText = try schema.decode(GHIssue.self, parsing: issueJSON.description)
   check(viaText.number == 7, "decode(_:parsing:)")
@@ -85,7 +89,9 @@ do {
   // Errors keep their paths into the JSON.
   struct WrongLogin: Decodable { var reporterLogin: Int }
   let wrong = errors { _ = try schema.decode(WrongLogin.self, model: "GHIssue", from: issueJSON) }
-  check(wrong.first?.path == "/user/login" && wrong.first?.code == .type, "a Swift type mismatch at its JSON path")
+  check(
+    wrong.first?.path == "/user/login" && wrong.first?.code == .type, "a Swift type mismatch at its JSON path"
+  )
   let bad = errors { _ = try schema.decode(GHIssue.self, from: ["number": "7", "labels": [[:]]]) }
   check(Set(bad.map(\.path)) == ["/number", "/title", "/labels/0/name"], "schema errors at their JSON paths")
 
@@ -106,7 +112,8 @@ do {
   check(dynamic["title"] == "u", "map(_:parsing:), update(from:)")
   check(try schema.unarchive(from: dynamic.archive()) == dynamic, "unarchive(from:)")
   check(try schema.mapMany("GHIssue", from: [["number": 1, "title": "t"]]).count == 1, "mapMany(_:from:)")
-  check(try schema.mapResponse("GHIssue", from: [["number": 1, "title": "t"]]).count == 1, "mapResponse(_:from:)")
+  check(
+    try schema.mapResponse("GHIssue", from: [["number": 1, "title": "t"]]).count == 1, "mapResponse(_:from:)")
   check(try JSON(parsing: Array("[1]".utf8)) == [1], "JSON(parsing:) bytes")
   check(try Timestamp(parsing: "1970-01-01T00:00:01Z") == Timestamp(seconds: 1), "Timestamp(parsing:)")
 } catch {
