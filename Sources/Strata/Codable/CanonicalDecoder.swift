@@ -9,7 +9,22 @@ struct CanonicalDecoder: Decoder {
   let shape: SchemaShape
   let schema: Schema
   let codingPath: [any CodingKey]
+  /// The lowest stack address decoding may reach on this thread (see `StackGuard`).
+  let stackLimit: UInt
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// The decoder of a root value.
+  init(root value: JSON, shape: SchemaShape, schema: Schema) {
+    self.init(value: value, shape: shape, schema: schema, codingPath: [], stackLimit: StackGuard.limit())
+  }
+
+  init(value: JSON, shape: SchemaShape, schema: Schema, codingPath: [any CodingKey], stackLimit: UInt) {
+    self.value = value
+    self.shape = shape
+    self.schema = schema
+    self.codingPath = codingPath
+    self.stackLimit = stackLimit
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .object(let object) = value else {
@@ -41,12 +56,15 @@ struct CanonicalDecoder: Decoder {
   func child(_ value: JSON, key: any CodingKey) -> CanonicalDecoder {
     CanonicalDecoder(
       value: value, shape: shape.child(key.stringValue, of: self.value, in: schema), schema: schema,
-      codingPath: codingPath + [key])
+      codingPath: codingPath + [key], stackLimit: stackLimit)
   }
 
   /// Decodes a value of any type: through ``CanonicalValueConvertible`` when
   /// the type adopts it, else through its `Decodable` conformance.
   func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    if codingPath.count > maxDepth || !StackGuard.hasRoom(stackLimit) {
+      throw CodingDepthError(codingPath: codingPath)
+    }
     if let convertible = type as? any CanonicalValueConvertible.Type {
       if case .null = value, !(type is any ExpressibleByNilLiteral.Type) {
         throw DecodingError.valueNotFound(
@@ -146,6 +164,12 @@ struct BridgeKey: CodingKey {
     self.stringValue = String(intValue)
     self.intValue = intValue
   }
+}
+
+/// A value nested deeper than `maxDepth`, or than the thread's stack allows:
+/// reported as a `depth` error.
+struct CodingDepthError: Error {
+  let codingPath: [any CodingKey]
 }
 
 /// A key that names no property of the model being decoded: an API misuse,

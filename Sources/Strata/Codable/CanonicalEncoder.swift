@@ -76,7 +76,20 @@ final class EncodingNode {
 struct CanonicalEncoder: Encoder {
   let node: EncodingNode
   let codingPath: [any CodingKey]
+  /// The lowest stack address encoding may reach on this thread (see `StackGuard`).
+  let stackLimit: UInt
   var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// The encoder of a root value, written into `node`.
+  init(root node: EncodingNode) {
+    self.init(node: node, codingPath: [], stackLimit: StackGuard.limit())
+  }
+
+  init(node: EncodingNode, codingPath: [any CodingKey], stackLimit: UInt) {
+    self.node = node
+    self.codingPath = codingPath
+    self.stackLimit = stackLimit
+  }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     node.becomeObject()
@@ -94,6 +107,9 @@ struct CanonicalEncoder: Encoder {
   /// ``CanonicalValueConvertible`` when its type adopts it, else through its
   /// `Encodable` conformance.
   func encodeValue<T: Encodable>(_ value: T) throws {
+    if codingPath.count > maxDepth || !StackGuard.hasRoom(stackLimit) {
+      throw CodingDepthError(codingPath: codingPath)
+    }
     if let convertible = value as? any CanonicalValueConvertible {
       do {
         node.content = .leaf(try convertible.canonicalValue())
@@ -109,7 +125,7 @@ struct CanonicalEncoder: Encoder {
 
   /// The encoder of a child node at `key`.
   func child(_ node: EncodingNode, key: any CodingKey) -> CanonicalEncoder {
-    CanonicalEncoder(node: node, codingPath: codingPath + [key])
+    CanonicalEncoder(node: node, codingPath: codingPath + [key], stackLimit: stackLimit)
   }
 
   func set(_ value: JSON) { node.content = .leaf(value) }

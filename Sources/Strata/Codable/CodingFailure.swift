@@ -15,6 +15,12 @@ enum CodingFailure {
       return ErrorDetail(
         path: prefix + place.path, model: place.model, property: place.property, code: code, message: text)
     }
+    if let deep = error as? CodingDepthError {
+      return StrataError([
+        detail(
+          deep.codingPath, .depth, "the Swift value nests deeper than \(maxDepth) levels or the stack allows")
+      ])
+    }
     if let unknown = error as? UnknownPropertyError {
       return StrataError([
         detail(
@@ -51,10 +57,20 @@ enum CodingFailure {
   /// The error of encoding a value as a canonical value: paths are canonical.
   static func encoding(_ error: any Error) -> StrataError {
     if let strata = error as? StrataError { return strata }
+    if let deep = error as? CodingDepthError {
+      return StrataError(
+        path: canonicalPointer(deep.codingPath), code: .depth,
+        message: "the value nests deeper than \(maxDepth) levels or the stack allows")
+    }
     guard case .invalidValue(_, let context)? = error as? EncodingError else {
       return StrataError(code: .type, message: "the value could not be encoded: \(error)")
     }
-    let tokens = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-    return StrataError(path: JSONPointer.make(tokens), code: .type, message: context.debugDescription)
+    return StrataError(
+      path: canonicalPointer(context.codingPath), code: .type, message: context.debugDescription)
+  }
+
+  /// The canonical pointer of a coding path (indices as numbers).
+  static func canonicalPointer(_ keys: [any CodingKey]) -> String {
+    JSONPointer.make(keys.map { $0.intValue.map(String.init) ?? $0.stringValue })
   }
 }

@@ -25,7 +25,7 @@ extension Model {
   func decode<T: Decodable>(_ type: T.Type, errorPrefix prefix: String) throws(StrataError) -> T {
     let root = dictionary
     let shape = SchemaShape.model(object.type)
-    let decoder = CanonicalDecoder(value: root, shape: shape, schema: schema, codingPath: [])
+    let decoder = CanonicalDecoder(root: root, shape: shape, schema: schema)
     do {
       return try decoder.decodeValue(type)
     } catch {

@@ -78,7 +78,7 @@ extension Schema {
   public func model<T: Encodable>(_ model: String? = nil, from value: T) throws(StrataError) -> Model {
     let node = EncodingNode()
     do {
-      try CanonicalEncoder(node: node, codingPath: []).encodeValue(value)
+      try CanonicalEncoder(root: node).encodeValue(value)
     } catch {
       throw CodingFailure.encoding(error)
     }

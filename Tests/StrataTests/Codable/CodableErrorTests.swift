@@ -83,3 +83,29 @@ import Testing
   #expect(closed.first?.code == .format)
   #expect(closed.first?.path == "/state")
 }
+
+/// A list node: recursive through an optional box.
+private final class Chain: Codable {
+  var next: Chain?
+  init(next: Chain?) { self.next = next }
+}
+
+@Test func deepValuesAreDepthErrorsNotCrashes() throws {
+  let schema = try Schema(
+    parsing: #"{"strata": 1, "models": {"Chain": {"properties": {"next": {"type": "Chain?"}}}}}"#)
+  var chain = Chain(next: nil)
+  for _ in 0..<2_000 { chain = Chain(next: chain) }
+  let failure = errors { _ = try schema.model(from: chain) }
+  #expect(failure.first?.code == .depth)
+  // A model as deep as mapping allows decodes.
+  var json: JSON = [:]
+  for _ in 0..<400 { json = ["next": json] }
+  let decoded = try schema.decode(Chain.self, from: json)
+  var depth = 0
+  var current: Chain? = decoded
+  while let node = current {
+    depth += 1
+    current = node.next
+  }
+  #expect(depth == 401)
+}
