@@ -82,14 +82,25 @@ struct CodingPlace {
       canonical.append(token)
       let here = current ?? .null
       if let paths = multi {
-        // The members of a list-of-key-paths value stand for their key paths.
+        // The value of a list-of-key-paths property is an object keyed by the
+        // key paths as written: a member (or the key a property of a model
+        // there reads) stands for the keys of its path.
         multi = nil
-        if let match = paths.first(where: { $0.written.name == token }) {
-          tokens += match.keys.map(\.name)
-        } else {
-          tokens.append(token)
+        var inner = [token]
+        if let type = shape.model(of: here, in: schema) {
+          model = type.name
+          property = token
+          if let index = type.propertyIndex[token], index < type.properties.count,
+            case .path(let keys) = type.properties[index].location
+          {
+            inner = keys.map(\.name)
+          }
         }
-        if let type = shape.model(of: here, in: schema) { model = type.name }
+        if let first = inner.first, let match = paths.first(where: { $0.written.name == first }) {
+          tokens += match.keys.map(\.name) + inner.dropFirst()
+        } else {
+          tokens += inner
+        }
         shape = shape.child(token, of: here, in: schema)
       } else if let type = shape.model(of: here, in: schema) {
         model = type.name

@@ -42,6 +42,19 @@ import Testing
   #expect(keyPath.first?.path == "/user/login")
   #expect(keyPath.first?.message.contains("canonical path /reporterLogin") == true)
 
+  struct WrongDictionary: Decodable {
+    struct Label: Decodable { var name: Bool }
+    var byName: [String: Label]
+  }
+  let dictionary = errors { _ = try schema.decode(WrongDictionary.self, model: "Ticket", from: ticketJSON) }
+  #expect(dictionary.first?.path == "/labels_by_name/bug/name")
+  #expect(dictionary.first?.message.contains("canonical path /byName/bug/name") == true)
+
+  struct WrongHidden: Decodable { var starred: String }  // json: false: no place in the JSON
+  let hidden = errors { _ = try schema.decode(WrongHidden.self, model: "Ticket", from: ticketJSON) }
+  #expect(hidden.first?.path == "/starred")
+  #expect(hidden.first?.code == .type)
+
   let plucked = errors { _ = try schema.decode(WrongPluck.self, model: "Ticket", from: ticketJSON) }
   #expect(plucked.first?.path == "/comments/0/author")
   #expect(plucked.first?.message.contains("canonical path /commenters/0") == true)
@@ -108,4 +121,34 @@ private final class Chain: Codable {
     current = node.next
   }
   #expect(depth == 401)
+}
+
+@Test func listsOfKeyPathsPointToEachPath() throws {
+  // The schema of Tests/conformance/multi-keypaths.json.
+  let schema = try Schema(
+    parsing: """
+      {"strata": 1, "models": {
+        "Place": {"properties": {"name": {"type": "string"}, "coord": {"type": "Coord", "json": ["lat", "lng"]}}},
+        "Coord": {"properties": {"lat": {"type": "double"}, "lng": {"type": "double"}}},
+        "Spot": {"properties": {"loc": {"type": "json", "json": ["lat", "geo.lng"]}}},
+        "Pin": {"properties": {"loc": {"type": "Loc", "json": ["lat", "geo.lng"]}}},
+        "Loc": {"properties": {"lat": {"type": "double"}, "lng": {"type": "double", "json": "/geo.lng"}}}}}
+      """)
+  struct Place: Decodable {
+    struct Coord: Decodable { var lng: String }
+    var coord: Coord
+  }
+  struct Spot: Decodable { var loc: [String: String] }
+  struct Pin: Decodable {
+    struct Loc: Decodable { var lng: String }
+    var loc: Loc
+  }
+  let place = errors { _ = try schema.decode(Place.self, from: ["lat": 1, "lng": 2]) }
+  #expect(place.first?.path == "/lng")
+  let spot = errors { _ = try schema.decode(Spot.self, from: ["lat": 1, "geo": ["lng": 2]]) }
+  #expect(spot.first?.path == "/lat" || spot.first?.path == "/geo/lng")
+  let pin = errors { _ = try schema.decode(Pin.self, from: ["lat": 1, "geo": ["lng": 2]]) }
+  #expect(pin.first?.path == "/geo/lng")
+  #expect(pin.first?.model == "Loc")
+  #expect(pin.first?.property == "lng")
 }
