@@ -6,6 +6,7 @@ import ctypes
 import datetime
 import json
 import os
+import pickle
 import weakref
 from ctypes import byref, c_int64, c_size_t
 from typing import (
@@ -19,7 +20,7 @@ from typing import (
     Union,
 )
 
-from . import _native
+from . import _native, _pickling
 from ._errors import ErrorEntry, LineError, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
@@ -98,12 +99,16 @@ class Schema:
     file. Both raise :class:`SchemaError` with every problem of the document.
     """
 
-    __slots__ = ("_handle", "_finalizer", "_version", "_models", "__weakref__")
+    __slots__ = ("_handle", "_finalizer", "_version", "_models", "_document", "_callables", "__weakref__")
 
     _handle: int
     _finalizer: weakref.finalize[Any, Any]
     _version: int
     _models: List[str]
+    # What pickling needs (strata/_pickling.py): the document's JSON text (None
+    # when a file could not be read back), and the transformers and mergers.
+    _document: Optional[bytes]
+    _callables: Tuple[Optional[Dict[str, Any]], Optional[Dict[str, Any]]]
 
     def __init__(
         self,
@@ -129,6 +134,7 @@ class Schema:
         if not handle:
             raise SchemaError(_native.last_errors(error), "invalid schema")
         self._adopt(handle)
+        self._keep_for_pickling(buffer, transformers, mergers)
 
     @classmethod
     def from_file(
@@ -157,7 +163,25 @@ class Schema:
             )
         schema = cls.__new__(cls)
         schema._adopt(handle)
+        try:  # the document, for pickling (read back: schemas are small)
+            with open(raw, "rb") as file:
+                document: Optional[bytes] = file.read()
+        except OSError:
+            document = None
+        schema._keep_for_pickling(document, transformers, mergers)
         return schema
+
+    def _keep_for_pickling(
+        self,
+        document: Optional[bytes],
+        transformers: Optional[Mapping[str, Any]],
+        mergers: Optional[Mapping[str, Any]],
+    ) -> None:
+        self._document = document
+        self._callables = (
+            dict(transformers) if transformers else None,
+            dict(mergers) if mergers else None,
+        )
 
     def _adopt(self, handle: int) -> None:
         self._handle = handle
@@ -434,7 +458,16 @@ class Schema:
         return f"<strata.Schema version={self._version} models=[{shown}]>"
 
     def __reduce__(self) -> Any:
-        raise TypeError("strata.Schema objects cannot be pickled; pickle the schema document")
+        """Pickles as the schema document plus the transformers and mergers by
+        reference (module and qualified name); unpickling loads the schema
+        once per process (strata/_pickling.py). A lambda or a local function
+        raises ``pickle.PicklingError`` naming it."""
+        if self._document is None:
+            raise pickle.PicklingError(
+                "strata: cannot pickle the Schema: its file could not be read back after loading"
+            )
+        transformers, mergers = self._callables
+        return (_pickling.restore, (self._document, _pickling.references(transformers, mergers)))
 
 
 def _check_transformers(transformers: Optional[Mapping[str, Any]]) -> None:
