@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import pickle
+import stat
 import weakref
 from ctypes import byref, c_int64, c_size_t
 from typing import (
@@ -163,11 +164,15 @@ class Schema:
             )
         schema = cls.__new__(cls)
         schema._adopt(handle)
-        try:  # the document, for pickling (read back: schemas are small)
-            with open(raw, "rb") as file:
-                document: Optional[bytes] = file.read()
+        # The document, for pickling: read back right after loading (schemas
+        # are small), from a regular file only: a pipe cannot be read twice.
+        document: Optional[bytes] = None
+        try:
+            if stat.S_ISREG(os.stat(raw).st_mode):
+                with open(raw, "rb") as file:
+                    document = file.read()
         except OSError:
-            document = None
+            pass
         schema._keep_for_pickling(document, transformers, mergers)
         return schema
 
@@ -457,6 +462,12 @@ class Schema:
         shown = ", ".join(names[:6]) + (f", ... ({len(names)} models)" if len(names) > 6 else "")
         return f"<strata.Schema version={self._version} models=[{shown}]>"
 
+    def __copy__(self) -> "Schema":
+        return self  # immutable
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Schema":
+        return self
+
     def __reduce__(self) -> Any:
         """Pickles as the schema document plus the transformers and mergers by
         reference (module and qualified name); unpickling loads the schema
@@ -464,7 +475,8 @@ class Schema:
         raises ``pickle.PicklingError`` naming it."""
         if self._document is None:
             raise pickle.PicklingError(
-                "strata: cannot pickle the Schema: its file could not be read back after loading"
+                "strata: cannot pickle the Schema: it was loaded from a file that could not be read "
+                "again (a pipe?); load it with Schema(text) to pickle it"
             )
         transformers, mergers = self._callables
         return (_pickling.restore, (self._document, _pickling.references(transformers, mergers)))

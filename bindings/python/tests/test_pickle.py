@@ -3,11 +3,13 @@ once per process (strata/_pickling.py)."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import pickle
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Dict
 
@@ -189,3 +191,26 @@ def test_a_schema_file_is_kept_as_loaded(tmp_path: Path) -> None:
     schema = strata.Schema.from_file(path)
     path.write_text("not JSON any more", encoding="utf-8")
     assert again(schema).models == ["A"]
+
+
+def test_a_schema_read_from_a_pipe_cannot_be_pickled(tmp_path: Path) -> None:
+    fifo = tmp_path / "schema.fifo"
+    os.mkfifo(fifo)
+    text = b'{"strata": 1, "models": {"A": {"properties": {"n": {"type": "int"}}}}}'
+
+    def write() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    schema = strata.Schema.from_file(fifo)
+    writer.join(timeout=10)
+    assert schema.models == ["A"]
+    with pytest.raises(pickle.PicklingError, match="could not be read again"):
+        pickle.dumps(schema)
+
+
+def test_copy_is_the_same_immutable_schema() -> None:
+    schema = strata.Schema(DOC, transformers={**TRANSFORMERS, "shout": lambda v: v}, mergers=MERGERS)
+    assert copy.copy(schema) is schema and copy.deepcopy(schema) is schema
