@@ -107,6 +107,15 @@ def test_the_workers_are_two_processes(client: Any) -> None:
     assert all(worker["nthreads"] == 1 for worker in info.values())
     pids = client.run(os.getpid)
     assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
+    # They loaded the same libstrata as this process (STRATA_LIBRARY is inherited).
+    libraries = client.run(_library_path)
+    assert set(libraries.values()) == {(strata.library_path, strata.library_path)}
+
+
+def _library_path() -> Tuple[str, str]:
+    import strata as worker_strata
+
+    return worker_strata.library_path, os.environ.get("STRATA_LIBRARY", "")
 
 
 def test_parquet(client: Any, input_dir: Path, schema: strata.Schema, tmp_path: Path) -> None:
