@@ -121,11 +121,11 @@ def _library_path() -> Tuple[str, str]:
 def test_parquet(client: Any, input_dir: Path, schema: strata.Schema, tmp_path: Path) -> None:
     summary = map_folder.map_folder(client, schema, "Issue", input_dir, tmp_path, "parquet")
 
-    assert [result.file for result in summary.files] == ["a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl"]
-    assert {result.file: result.records for result in summary.files} == EXPECTED_RECORDS
+    assert [part.file for part in summary.parts] == ["a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl"]
+    assert {part.file: part.records for part in summary.parts} == EXPECTED_RECORDS
     assert summary.records == 54
     # The tasks ran in the worker processes, not here.
-    assert os.getpid() not in {result.worker_pid for result in summary.files}
+    assert os.getpid() not in {part.worker_pid for part in summary.parts}
 
     assert error_keys(summary.errors) == sorted(EXPECTED_ERRORS)
     format_error = next(e for e in summary.errors if e["code"] == "format")
@@ -157,7 +157,7 @@ def test_parquet(client: Any, input_dir: Path, schema: strata.Schema, tmp_path: 
 
 def test_json_lines(client: Any, input_dir: Path, schema: strata.Schema, tmp_path: Path) -> None:
     summary = map_folder.map_folder(client, schema, "Issue", input_dir, tmp_path, "jsonl")
-    assert {result.file: result.records for result in summary.files} == EXPECTED_RECORDS
+    assert {part.file: part.records for part in summary.parts} == EXPECTED_RECORDS
     assert error_keys(summary.errors) == sorted(EXPECTED_ERRORS)
     lines = (tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()
     expected = [
@@ -167,6 +167,50 @@ def test_json_lines(client: Any, input_dir: Path, schema: strata.Schema, tmp_pat
     assert expected[0]["labels"] == ["bug", "ui"] and expected[1]["closedAt"] == "2024-05-03T10:00:00.25Z"
     assert (tmp_path / "c.jsonl").read_text(encoding="utf-8") == ""
     assert len((tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()) == 50
+
+
+def test_chunks_give_the_same_records_and_errors(
+    client: Any, input_dir: Path, schema: strata.Schema, tmp_path: Path
+) -> None:
+    whole = map_folder.map_folder(client, schema, "Issue", input_dir, tmp_path / "whole", "jsonl")
+    chunked = map_folder.map_folder(client, schema, "Issue", input_dir, tmp_path / "chunks", "parquet", chunk_bytes=200)
+    parts = {name: [p for p in chunked.parts if p.file == name] for name in FILES}
+    assert len(parts["a.jsonl"]) >= 2 and len(parts["d.jsonl"]) > 10 and len(parts["c.jsonl"]) == 1
+    assert [Path(p.output).name for p in parts["a.jsonl"]][:2] == ["a.part00000.parquet", "a.part00001.parquet"]
+    # Line numbers are the file's, as without chunks.
+    assert error_keys(chunked.errors) == sorted(EXPECTED_ERRORS)
+    assert chunked.errors == whole.errors
+    for name, lines in FILES.items():
+        assert sum(p.lines for p in parts[name]) == len(lines)
+        rows = [row for p in parts[name] for row in pq.read_table(p.output).to_pylist()]
+        expected = [json.loads(line) for line in (tmp_path / "whole" / (Path(name).stem + ".jsonl")).read_text().splitlines()]
+        assert [row["number"] for row in rows] == [row["number"] for row in expected]
+        assert [row["title"] for row in rows] == [row["title"] for row in expected]
+
+
+@pytest.mark.parametrize("chunk_bytes", [1, 2, 3, 5, 8, 13, 64, 1000])
+def test_line_ranges_read_every_line_once(chunk_bytes: int) -> None:
+    import io
+    import random
+
+    from line_ranges import RangeReader, split
+
+    rng = random.Random(chunk_bytes)
+    for _ in range(200):
+        lines = [rng.choice(["", "a", "bb", "x" * rng.randint(0, 30), "\r"]) for _ in range(rng.randint(0, 12))]
+        data = "\n".join(lines).encode() + (b"\n" if rng.random() < 0.5 and lines else b"")
+        given = b""
+        counted = 0
+        for start, end in split(len(data), chunk_bytes):
+            reader = RangeReader(io.BytesIO(data), start, end)
+            while True:
+                chunk = reader.read(rng.randint(1, 7))
+                if not chunk:
+                    break
+                given += chunk
+            counted += reader.lines
+        assert given == data
+        assert counted == data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
 def test_the_script(input_dir: Path, tmp_path: Path) -> None:
