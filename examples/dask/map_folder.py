@@ -12,9 +12,9 @@ maps its lines with ``Schema.map_lines(..., on_error="yield")``, in constant
 memory, writes the canonical dictionaries to OUTPUT_DIR/NAME.parquet (pyarrow,
 one Arrow schema for every file: canonical_arrow.py) or OUTPUT_DIR/NAME.jsonl
 (NAME.part00001.parquet ... for chunks), and hands back its counts and its
-bad lines. The client
-gathers those into OUTPUT_DIR/errors.jsonl (one line per error: file, line,
-code, path, message) and prints a summary. Exit status 1 when a line failed.
+bad lines. The client gathers those into OUTPUT_DIR/errors.jsonl (one line
+per error: file, line, code, path, message) and prints a summary. Exit
+status 1 when a line failed.
 
 The Schema travels to the workers pickled: its document plus its transformers
 by reference (issue_transforms.split_labels), loaded once per worker process.

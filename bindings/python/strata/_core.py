@@ -98,6 +98,11 @@ class Schema:
     ``Schema(doc)`` loads the schema document ``doc``: a dict, or its JSON
     text as ``str`` or ``bytes``. ``Schema.from_file(path)`` reads it from a
     file. Both raise :class:`SchemaError` with every problem of the document.
+
+    A schema pickles as its document plus its transformers and mergers by
+    reference (module and qualified name), and is loaded once per process
+    that unpickles it (strata/_pickling.py): it can travel to Dask or Spark
+    workers.
     """
 
     __slots__ = ("_handle", "_finalizer", "_version", "_models", "_document", "_callables", "__weakref__")
@@ -473,13 +478,14 @@ class Schema:
         reference (module and qualified name); unpickling loads the schema
         once per process (strata/_pickling.py). A lambda or a local function
         raises ``pickle.PicklingError`` naming it."""
-        if self._document is None:
+        document: Optional[bytes] = getattr(self, "_document", None)
+        if document is None:
             raise pickle.PicklingError(
                 "strata: cannot pickle the Schema: it was loaded from a file that could not be read "
                 "again (a pipe?); load it with Schema(text) to pickle it"
             )
-        transformers, mergers = self._callables
-        return (_pickling.restore, (self._document, _pickling.references(transformers, mergers)))
+        transformers, mergers = getattr(self, "_callables", (None, None))
+        return (_pickling.restore, (document, _pickling.references(transformers, mergers)))
 
 
 def _check_transformers(transformers: Optional[Mapping[str, Any]]) -> None:
