@@ -6,6 +6,8 @@ import ctypes
 import datetime
 import json
 import os
+import pickle
+import stat
 import weakref
 from ctypes import byref, c_int64, c_size_t
 from typing import (
@@ -19,7 +21,7 @@ from typing import (
     Union,
 )
 
-from . import _native
+from . import _native, _pickling
 from ._errors import ErrorEntry, LineError, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
@@ -96,14 +98,23 @@ class Schema:
     ``Schema(doc)`` loads the schema document ``doc``: a dict, or its JSON
     text as ``str`` or ``bytes``. ``Schema.from_file(path)`` reads it from a
     file. Both raise :class:`SchemaError` with every problem of the document.
+
+    A schema pickles as its document plus its transformers and mergers by
+    reference (module and qualified name), and is loaded once per process
+    that unpickles it (strata/_pickling.py): it can travel to Dask or Spark
+    workers.
     """
 
-    __slots__ = ("_handle", "_finalizer", "_version", "_models", "__weakref__")
+    __slots__ = ("_handle", "_finalizer", "_version", "_models", "_document", "_callables", "__weakref__")
 
     _handle: int
     _finalizer: weakref.finalize[Any, Any]
     _version: int
     _models: List[str]
+    # What pickling needs (strata/_pickling.py): the document's JSON text (None
+    # when a file could not be read back), and the transformers and mergers.
+    _document: Optional[bytes]
+    _callables: Tuple[Optional[Dict[str, Any]], Optional[Dict[str, Any]]]
 
     def __init__(
         self,
@@ -129,6 +140,7 @@ class Schema:
         if not handle:
             raise SchemaError(_native.last_errors(error), "invalid schema")
         self._adopt(handle)
+        self._keep_for_pickling(buffer, transformers, mergers)
 
     @classmethod
     def from_file(
@@ -157,7 +169,29 @@ class Schema:
             )
         schema = cls.__new__(cls)
         schema._adopt(handle)
+        # The document, for pickling: read back right after loading (schemas
+        # are small), from a regular file only: a pipe cannot be read twice.
+        document: Optional[bytes] = None
+        try:
+            if stat.S_ISREG(os.stat(raw).st_mode):
+                with open(raw, "rb") as file:
+                    document = file.read()
+        except OSError:
+            pass
+        schema._keep_for_pickling(document, transformers, mergers)
         return schema
+
+    def _keep_for_pickling(
+        self,
+        document: Optional[bytes],
+        transformers: Optional[Mapping[str, Any]],
+        mergers: Optional[Mapping[str, Any]],
+    ) -> None:
+        self._document = document
+        self._callables = (
+            dict(transformers) if transformers else None,
+            dict(mergers) if mergers else None,
+        )
 
     def _adopt(self, handle: int) -> None:
         self._handle = handle
@@ -433,8 +467,25 @@ class Schema:
         shown = ", ".join(names[:6]) + (f", ... ({len(names)} models)" if len(names) > 6 else "")
         return f"<strata.Schema version={self._version} models=[{shown}]>"
 
+    def __copy__(self) -> "Schema":
+        return self  # immutable
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Schema":
+        return self
+
     def __reduce__(self) -> Any:
-        raise TypeError("strata.Schema objects cannot be pickled; pickle the schema document")
+        """Pickles as the schema document plus the transformers and mergers by
+        reference (module and qualified name); unpickling loads the schema
+        once per process (strata/_pickling.py). A lambda or a local function
+        raises ``pickle.PicklingError`` naming it."""
+        document: Optional[bytes] = getattr(self, "_document", None)
+        if document is None:
+            raise pickle.PicklingError(
+                "strata: cannot pickle the Schema: it was loaded from a file that could not be read "
+                "again (a pipe?); load it with Schema(text) to pickle it"
+            )
+        transformers, mergers = getattr(self, "_callables", (None, None))
+        return (_pickling.restore, (document, _pickling.references(transformers, mergers)))
 
 
 def _check_transformers(transformers: Optional[Mapping[str, Any]]) -> None:

@@ -171,11 +171,6 @@ def test_transformers_must_be_a_mapping(schema_doc: Dict[str, Any]) -> None:
         strata.Schema(schema_doc, transformers={"x": 5})
 
 
-def test_schema_cannot_be_pickled(schema: strata.Schema) -> None:
-    with pytest.raises(TypeError):
-        pickle.dumps(schema)
-
-
 # --------------------------------------------------------------------------
 # Mapping and reading values
 
