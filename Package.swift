@@ -8,8 +8,11 @@ let package = Package(
     // Opt-in: `Date` and `URL` for the Codable bridge. The only target that imports Foundation
     // (Strata and libstrata stay free of it); CMake does not build it.
     .library(name: "StrataFoundation", targets: ["StrataFoundation"]),
-    .library(name: "strata", type: .dynamic, targets: ["StrataC"]),
-    .executable(name: "strata-cli", targets: ["strata-cli"]),
+    // The C library as SwiftPM builds it (libStrataC.so); scripts/build makes the shipped
+    // libstrata.so with CMake.
+    .library(name: "StrataC", type: .dynamic, targets: ["StrataC"]),
+    // The `strata` command (its sources are in Sources/strata-cli).
+    .executable(name: "strata", targets: ["strata-cli"]),
   ],
   targets: [
     .systemLibrary(

@@ -39,7 +39,8 @@ public func strata_model_has(
 ) -> Int32 {
   guard let (object, name) = propertyArguments(model, property, error) else { return -1 }
   guard let state = object.state(name) else {
-    ErrorReporting.fail(.argument, "model '\(object.name)' has no property '\(name)'", error)
+    ErrorReporting.fail(
+      .argument, "model '\(object.name)' has no property '\(name)'" + object.propertyHint(name), error)
     return -1
   }
   ErrorReporting.succeed(error)
@@ -54,7 +55,8 @@ public func strata_model_get(
   deepCall { () -> UnsafeMutablePointer<json_t>? in
     guard let (object, name) = propertyArguments(model, property, error) else { return nil }
     guard object.state(name) != nil else {
-      ErrorReporting.fail(.argument, "model '\(object.name)' has no property '\(name)'", error)
+      ErrorReporting.fail(
+        .argument, "model '\(object.name)' has no property '\(name)'" + object.propertyHint(name), error)
       return nil
     }
     ErrorReporting.succeed(error)

@@ -10,7 +10,8 @@ enum LinesCommand {
   static func run(_ schema: Schema, _ model: String, _ input: String, serialize: Bool) -> Int32 {
     let descriptor = input == "-" ? 0 : open(input, O_RDONLY)
     guard descriptor >= 0 else {
-      Output.errors(StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]))
+      Output.errors(
+        StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]), file: input)
       return 1
     }
     defer { if input != "-" { close(descriptor) } }
@@ -22,7 +23,7 @@ enum LinesCommand {
         return count
       }
     } catch {
-      Output.errors(error)
+      Output.errors(error, file: input)
       return 1
     }
     var failed = false
@@ -34,11 +35,11 @@ enum LinesCommand {
           print((serialize ? try model.json : model.dictionary).serialized())
         } catch {
           failed = true
-          Output.lineErrors(error.errors, line: iterator.line)
+          Output.lineErrors(error.errors, line: iterator.line, file: input)
         }
       case .failure(let error):
         failed = true
-        Output.lineErrors(error.errors, line: error.line)
+        Output.lineErrors(error.errors, line: error.line, file: input)
       }
     }
     return failed ? 1 : 0
@@ -52,10 +53,15 @@ enum LinesCommand {
 }
 
 extension Output {
-  /// Each error as one compact JSON line on stderr, with its "line".
-  static func lineErrors(_ errors: [ErrorDetail], line: Int) {
+  /// Each error of a bad line on stderr: `FILE:LINE: PATH [Model.property] message`
+  /// for a person, or with `--json` one compact JSON line with its "line".
+  static func lineErrors(_ errors: [ErrorDetail], line: Int, file: String) {
     var text = ""
     for detail in errors {
+      guard json else {
+        text += humanLine(detail, file: file, line: detail.line ?? line)
+        continue
+      }
       let entry: JSON = [
         "path": .string(detail.path), "model": .string(detail.model), "property": .string(detail.property),
         "code": .string(detail.code.rawValue), "message": .string(detail.message),

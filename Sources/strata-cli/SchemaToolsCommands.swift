@@ -31,7 +31,7 @@ enum SchemaCommand {
       print(document.serialized(indent: 2))
       return 0
     } catch {
-      Output.errors(error)
+      Output.errors(error, file: parsed.positionals[0])
       return 1
     }
   }
@@ -64,7 +64,7 @@ enum DescribeCommand {
       print(loaded.diagram(dot ? .dot : .mermaid), terminator: "")
       return 0
     } catch {
-      Output.errors(error)
+      Output.errors(error, file: parsed.positionals[0])
       return 1
     }
   }

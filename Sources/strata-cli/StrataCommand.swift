@@ -27,6 +27,8 @@ enum StrataCommand {
                               round trip).
       schema                  Print the JSON Schema of a model (--json-schema).
       describe                Print a class diagram of the models (--mermaid, --dot).
+      diff                    Print the RFC 6902 patch from one input's model to
+                              another's.
 
       See 'strata help <subcommand>' for detailed help.
     """
@@ -50,6 +52,7 @@ enum StrataCommand {
       case "map": print(MapCommand.usage.help)
       case "schema": print(SchemaCommand.usage.help)
       case "describe": print(DescribeCommand.usage.help)
+      case "diff": print(DiffCommand.usage.help)
       default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
       }
     case "check":
@@ -60,6 +63,8 @@ enum StrataCommand {
       exit(SchemaCommand.run(Usage.parse(arguments, SchemaCommand.usage)))
     case "describe":
       exit(DescribeCommand.run(Usage.parse(arguments, DescribeCommand.usage)))
+    case "diff":
+      exit(DiffCommand.run(Usage.parse(arguments, DiffCommand.usage)))
     default:
       Usage.fail("Unexpected argument '\(first)'", usage: nil)
     }
@@ -99,6 +104,8 @@ struct Usage {
     lines += ["", "OPTIONS:"]
     for flag in flags { lines += Usage.entry("--\(flag.name)", flag.help) }
     for option in options { lines += Usage.entry("--\(option.name) <\(option.value)>", option.help) }
+    lines += Usage.entry(
+      "--json", "Print errors as one JSON list on stderr (by default: one line each, for a person).")
     lines += Usage.entry("--version", "Show the version.")
     lines += Usage.entry("-h, --help", "Show help information.")
     return lines.joined(separator: "\n") + "\n"
@@ -143,6 +150,9 @@ struct Usage {
         case "--version":
           print(StrataCommand.version)
           exit(0)
+        case "--json":
+          Output.json = true
+          parsed.flags.insert("json")
         default:
           var name = String(argument.dropFirst(2))
           if argument.hasPrefix("--"), let equals = name.firstIndex(of: "="),
@@ -228,20 +238,23 @@ enum Check {
       )
       return 0
     } catch {
-      Output.errors(error)
+      Output.errors(error, file: schema)
       return 1
     }
   }
 
   /// `strata check OLD NEW`: one line per change, exit status 1 if any breaks old data.
   static func compare(old: String, new: String) -> Int32 {
-    let schemas: (Schema, Schema)
-    do {
-      schemas = (try Schema(contentsOfFile: old), try Schema(contentsOfFile: new))
-    } catch {
-      Output.errors(error)
-      return 1
+    var loaded: [Schema] = []
+    for file in [old, new] {
+      do {
+        loaded.append(try Schema(contentsOfFile: file))
+      } catch {
+        Output.errors(error, file: file)
+        return 1
+      }
     }
+    let schemas = (loaded[0], loaded[1])
     let changes = Schema.compare(old: schemas.0, new: schemas.1)
     for change in changes {
       let owner = change.property.isEmpty ? change.model : "\(change.model).\(change.property)"
@@ -303,8 +316,14 @@ enum MapCommand {
     let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
     let many = parsed.flags.contains("many")
     let serialize = parsed.flags.contains("serialize")
+    let loaded: Schema
     do {
-      let loaded = try Schema(contentsOfFile: schema)
+      loaded = try Schema(contentsOfFile: schema)
+    } catch {
+      Output.errors(error, file: schema)
+      return 1
+    }
+    do {
       if parsed.flags.contains("lines") {
         let response =
           parsed.flags.contains("response") || parsed.values["root"] != nil || parsed.values["meta"] != nil
@@ -351,11 +370,8 @@ enum MapCommand {
       let shown = try models.map { serialize ? try $0.json : $0.dictionary }
       print((many ? JSON.array(shown) : shown[0]).serialized(indent: 2))
       return 0
-    } catch let error as StrataError {
-      Output.errors(error)
-      return 1
     } catch {
-      Output.standardError("\(error)\n")
+      Output.errors(error, file: input)
       return 1
     }
   }
@@ -363,8 +379,17 @@ enum MapCommand {
 
 /// Reading input and printing errors.
 enum Output {
-  /// The error list as JSON on stderr.
-  static func errors(_ error: StrataError) {
+  /// True when `--json` was given: errors print as one JSON list.
+  nonisolated(unsafe) static var json = false
+
+  /// The errors on stderr: one line each for a person
+  /// (`FILE: PATH [Model.property] message`), or with `--json` the list as JSON.
+  /// `file` names where the errors point (nil when they point nowhere in a file).
+  static func errors(_ error: StrataError, file: String? = nil) {
+    guard json else {
+      standardError(error.errors.map { humanLine($0, file: file) }.joined())
+      return
+    }
     let list = JSON.array(
       error.errors.map {
         [
@@ -373,6 +398,32 @@ enum Output {
         ]
       })
     standardError(list.serialized(indent: 2) + "\n")
+  }
+
+  /// Any error: a StrataError's list, or the error's description as one line.
+  static func errors(_ error: any Error, file: String? = nil) {
+    if let error = error as? StrataError {
+      errors(error, file: file)
+    } else {
+      errors(StrataError([ErrorDetail(path: "", code: .argument, message: "\(error)")]), file: file)
+    }
+  }
+
+  /// One error as a line for a person: `FILE[:LINE]: PATH [Model.property] message`.
+  static func humanLine(_ detail: ErrorDetail, file: String?, line: Int? = nil) -> String {
+    var parts: [String] = []
+    if let file {
+      let name = file == "-" ? "<stdin>" : file
+      parts.append(line.map { "\(name):\($0):" } ?? "\(name):")
+    } else if let line {
+      parts.append("line \(line):")
+    }
+    if !detail.path.isEmpty { parts.append(detail.path) }
+    if !detail.model.isEmpty {
+      parts.append(detail.property.isEmpty ? "[\(detail.model)]" : "[\(detail.model).\(detail.property)]")
+    }
+    parts.append(detail.message)
+    return parts.joined(separator: " ") + "\n"
   }
 
   /// Writes text on stderr, unbuffered (after flushing stdout, so the two keep their order).

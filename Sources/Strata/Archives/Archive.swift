@@ -95,7 +95,9 @@ package enum Archive {
           }))
     }
     guard schema.modelIndex[name] != nil else {
-      return refuse("/model", "the schema has no model named '\(name)'")
+      return refuse(
+        "/model",
+        "the schema has no model named '\(name)'\(Suggestion.hint(for: name, among: schema.modelNames))")
     }
     guard let copy = json_deep_copy(valuesValue) else { return .failure(ModelDiff.outOfMemory) }
     let values: JPtr

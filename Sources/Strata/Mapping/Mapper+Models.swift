@@ -47,7 +47,10 @@ extension Mapper {
         let name = JValue.keyString(key)
         if type.propertyIndex[name] == nil && name != "$type" && name != "$unknown" {
           report(
-            .unknownKey, "'\(name)' is not a property of '\(type.name)'", Owner(model: type, property: -1),
+            .unknownKey,
+            "'\(name)' is not a property of '\(type.name)'"
+              + Suggestion.hint(for: name, among: type.properties.map(\.name)),
+            Owner(model: type, property: -1),
             extra: [.key(key)])
         }
       }
@@ -67,7 +70,9 @@ extension Mapper {
           if let object { JValue.setMember(object, key, JValue.retain(member)) }
         } else {
           report(
-            .unknownKey, "unknown key '\(JValue.keyString(key))' (model '\(type.name)' rejects unknown keys)",
+            .unknownKey,
+            "unknown key '\(JValue.keyString(key))' (model '\(type.name)' rejects unknown keys)"
+              + Suggestion.hint(for: JValue.keyString(key), among: type.mappedKeys.sorted()),
             Owner(model: type, property: -1), extra: [.key(key)])
         }
       }

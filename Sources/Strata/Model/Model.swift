@@ -106,6 +106,11 @@ extension ModelObject {
   /// The model's name.
   package var name: String { type.name }
 
+  /// " (did you mean 'X'?)" naming the property nearest to `property`, or "".
+  package func propertyHint(_ property: String) -> String {
+    Suggestion.hint(for: property, among: type.properties.map(\.name))
+  }
+
   /// 1 when `property` holds a value or null, 0 when absent, nil when no such property.
   package func state(_ property: String) -> Int? {
     guard let index = type.propertyIndex[property], index < slots.count else { return nil }
@@ -158,7 +163,11 @@ extension ModelObject {
   package func dateValue(_ property: String) -> Result<(seconds: Int64, nanoseconds: Int32)?, StrataError> {
     guard let index = type.propertyIndex[property], index < slots.count else {
       return .failure(
-        StrataError(code: .argument, message: "model '\(type.name)' has no property '\(property)'"))
+        StrataError(
+          code: .argument,
+          message:
+            "model '\(type.name)' has no property '\(property)'"
+            + Suggestion.hint(for: property, among: type.properties.map(\.name))))
     }
     guard case .date = type.properties[index].type.unwrapped else {
       return .failure(

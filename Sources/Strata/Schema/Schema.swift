@@ -186,7 +186,10 @@ public final class Schema: @unchecked Sendable {
             code: .argument,
             message: "'\(written)' is a generic model: name an instance such as \(name)<...>"))
       }
-      return .failure(StrataError(code: .argument, message: "the schema has no model named '\(name)'"))
+      return .failure(
+        StrataError(
+          code: .argument,
+          message: "the schema has no model named '\(name)'\(Suggestion.hint(for: name, among: modelNames))"))
     }
     if let index = modelIndex[expression.text] { return .success(models[index]) }
     if case .named(let base, _) = expression, let written = generics[base] {
@@ -197,7 +200,10 @@ public final class Schema: @unchecked Sendable {
             "the schema has no instance '\(expression.text)' of '\(written)': instances are made when the schema "
             + "loads, for each one its models use or its \"instances\" list names"))
     }
-    return .failure(StrataError(code: .argument, message: "the schema has no model named '\(name)'"))
+    return .failure(
+      StrataError(
+        code: .argument,
+        message: "the schema has no model named '\(name)'\(Suggestion.hint(for: name, among: modelNames))"))
   }
 
   // MARK: mapping jansson values

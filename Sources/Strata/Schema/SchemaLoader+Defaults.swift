@@ -46,7 +46,7 @@ extension SchemaLoader {
       {
         model.properties[index].rules = rules
       }
-      if let defaultValue = json_object_get(body, "default") {
+      if !structureFailed, let defaultValue = json_object_get(body, "default") {
         var reader = Mapper(schema: schema, mode: .canonical)
         reader.makesTemplates = true
         let slot = reader.read(defaultValue, type: spec.type, model: model, property: index)

@@ -136,7 +136,12 @@ extension SchemaLoader {
         } else {
           fail(
             path + [key], model: name,
-            "unknown model key '\(key)' (expected properties, primaryKey, keys, unknownKeys, extends, subtypes, root, meta)"
+            "unknown model key '\(key)'"
+              + Suggestion.hintOrList(
+                for: key,
+                among: [
+                  "properties", "primaryKey", "keys", "unknownKeys", "extends", "subtypes", "root", "meta",
+                ])
           )
         }
       }

@@ -27,7 +27,14 @@ extension SchemaLoader {
         switch TypeRef.parse(JValue.string(value), lookup: { modelIndex[$0] }) {
         case .success(let parsed): type = parsed
         case .failure(let error):
-          fail(path + [key], model: model, property: name, error.message)
+          var message = error.message
+          if let unknown = error.unknownName,
+            let nearest = Suggestion.nearest(
+              to: unknown, among: Array(modelIndex.keys).sorted() + SchemaLoader.builtinTypeNames.sorted())
+          {
+            message = "unknown type '\(unknown)' (did you mean '\(nearest)'?)"
+          }
+          fail(path + [key], model: model, property: name, message)
           ok = false
         }
       case "json":
@@ -53,7 +60,14 @@ extension SchemaLoader {
         } else {
           fail(
             path + [key], model: model, property: name,
-            "unknown property key '\(key)' (expected type, json, required, default, enum, enumDefault, transform, validate)"
+            "unknown property key '\(key)'"
+              + Suggestion.hintOrList(
+                for: key,
+                among: [
+                  "type", "json", "required", "default", "enum", "enumDefault", "transform", "validate",
+                  "format",
+                  "timezone", "merge",
+                ])
           )
         }
         ok = false

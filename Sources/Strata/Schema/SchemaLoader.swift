@@ -18,6 +18,10 @@ struct SchemaLoader {
   var modelIndex: [String: Int] = [:]
   /// Instance name -> its generic model's name as written (`Page<Tweet>` -> `Page<T>`).
   var instanceTemplates: [String: String] = [:]
+  /// True when passes 1 and 2 reported errors: pass 3 then checks each
+  /// property's own keys but reads no default values (they are mapped with the
+  /// whole schema, which is not sound yet).
+  var structureFailed = false
   /// Where the generics pass reported problems (JSON Pointers): later passes stay quiet there.
   var genericErrorPaths: Set<String> = []
   /// The models object with generic instances made (owned), when the document has generic models.
@@ -44,11 +48,18 @@ struct SchemaLoader {
     var instanceTemplates: [String: String] = [:]
   }
 
-  /// Passes 1 and 2: names, model keys and properties. Throws every error found.
+  /// Passes 1 and 2: names, model keys and properties. Throws every error
+  /// found when there is no structure to go on with; otherwise returns it even
+  /// when it has errors (`structureFailed`), so that pass 3 reports its own
+  /// problems (date patterns, regular expressions, enums, transforms) in the
+  /// same run, and `readValues` throws them all together.
   mutating func readStructure(_ doc: JPtr) throws(StrataError) -> Structure {
     let structure = run(doc)
-    if !errors.isEmpty { throw StrataError(errors) }
-    guard let structure else { throw StrataError(code: .schema, message: "the schema is invalid") }
+    guard let structure else {
+      if errors.isEmpty { throw StrataError(code: .schema, message: "the schema is invalid") }
+      throw StrataError(errors)
+    }
+    structureFailed = !errors.isEmpty
     return structure
   }
 
@@ -160,10 +171,11 @@ struct SchemaLoader {
       migrations = reader.read(migrationsValue)
       errors += reader.errors
     }
-    return errors.isEmpty
-      ? Structure(
-        version: version, models: models, migrations: migrations, generics: genericNames,
-        instanceTemplates: instanceTemplates) : nil
+    // Even with errors the structure goes on to pass 3, so that one run reports
+    // the problems of every pass (see readStructure).
+    return Structure(
+      version: version, models: models, migrations: migrations, generics: genericNames,
+      instanceTemplates: instanceTemplates)
   }
 
   static func isIdentifier(_ name: String) -> Bool {

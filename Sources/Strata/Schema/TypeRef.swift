@@ -101,7 +101,9 @@ indirect enum TypeRef: Sendable {
     default:
       if let index = lookup(String(trimmed)) { return .success(.model(index)) }
       return .failure(
-        TypeParseError(message: "unknown type '\(trimmed)': not a built-in type nor a model of the schema"))
+        TypeParseError(
+          message: "unknown type '\(trimmed)': not a built-in type nor a model of the schema",
+          unknownName: String(trimmed)))
     }
   }
 }
@@ -109,4 +111,6 @@ indirect enum TypeRef: Sendable {
 /// Why a type expression could not be parsed.
 struct TypeParseError: Error {
   let message: String
+  /// The name that is neither a built-in type nor a model, when that is the problem.
+  var unknownName: String? = nil
 }

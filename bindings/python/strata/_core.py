@@ -567,7 +567,9 @@ class Model:
         error = strata_error_t()
         handle: Optional[int] = lib.strata_model_get(self._handle, raw, byref(error))
         if handle is None and error.code != _native.STRATA_OK:
-            raise self._no_property(prop)
+            # the engine's message names the model and the property, with a
+            # "did you mean" for a near name
+            raise KeyError(error.message.decode("utf-8", "replace"))
         return handle
 
     def _no_property(self, prop: object) -> KeyError:

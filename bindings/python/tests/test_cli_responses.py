@@ -15,7 +15,9 @@ pytestmark = pytest.mark.skipif(not CLI.exists(), reason="build/strata is built 
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(CLI), "map", SCHEMA, *args], capture_output=True, text=True, env=dict(os.environ))
+    return subprocess.run(
+        [str(CLI), "map", "--json", SCHEMA, *args], capture_output=True, text=True, env=dict(os.environ)
+    )
 
 
 def page(n: int) -> str:

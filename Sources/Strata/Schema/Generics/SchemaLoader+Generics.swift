@@ -242,8 +242,13 @@ extension SchemaLoader {
       } else if !(Self.builtinTypeNames.contains(name) || state.plainNames.contains(name)
         || parameters.contains(name)) && (reportUnknown || expression.appliesGeneric)
       {
-        problems.append(
-          "unknown type '\(name)' in '\(slot.text)': not a built-in type nor a model of the schema")
+        let candidates = Self.builtinTypeNames.sorted() + state.plainNames.sorted() + parameters
+        if let nearest = Suggestion.nearest(to: name, among: candidates) {
+          problems.append("unknown type '\(name)' in '\(slot.text)' (did you mean '\(nearest)'?)")
+        } else {
+          problems.append(
+            "unknown type '\(name)' in '\(slot.text)': not a built-in type nor a model of the schema")
+        }
       }
     }
     for problem in problems { failGeneric(slot.path, model: model, property: slot.property, problem) }
