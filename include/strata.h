@@ -155,7 +155,7 @@ json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *err
 
 /**
  * Frees memory that this library allocated and handed over: strings from
- * strata_json_dumps() and strata_schema_diagram(), and the arrays of strata_map_many() and
+ * strata_json_dumps(), strata_schema_diagram() and strata_schema_codegen_python(), and the arrays of strata_map_many() and
  * strata_map_response(). NULL is ignored.
  */
 void strata_free(void *pointer);
@@ -746,6 +746,19 @@ json_t *strata_schema_json_schema(const strata_schema_t *schema, const char *mod
  * an "argument" error (NULL `schema` or `format`, an unknown format).
  */
 char *strata_schema_diagram(const strata_schema_t *schema, const char *format, strata_error_t *error);
+
+/**
+ * Python source of typed classes for the schema's models (what `strata codegen
+ * python` writes; docs/codegen.md): one class per model, a typed read-only
+ * attribute per property, each class a view over a strata.Model of the Python
+ * binding. `document` (borrowed; may be NULL) is the schema's JSON text, embedded
+ * so that the module loads the schema itself; with NULL, the module's
+ * bind(schema) must be called before use.
+ *
+ * Returns a NUL-terminated UTF-8 string to be freed with strata_free(), or NULL
+ * with an "argument" error (NULL `schema`).
+ */
+char *strata_schema_codegen_python(const strata_schema_t *schema, const char *document, strata_error_t *error);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@ enum StrataCommand {
       describe                Print a class diagram of the models (--mermaid, --dot).
       diff                    Print the RFC 6902 patch from one input's model to
                               another's.
+      codegen                 Write typed classes for the models (python).
 
       See 'strata help <subcommand>' for detailed help.
     """
@@ -53,6 +54,7 @@ enum StrataCommand {
       case "schema": print(SchemaCommand.usage.help)
       case "describe": print(DescribeCommand.usage.help)
       case "diff": print(DiffCommand.usage.help)
+      case "codegen": print(CodegenCommand.usage.help)
       default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
       }
     case "check":
@@ -65,6 +67,8 @@ enum StrataCommand {
       exit(DescribeCommand.run(Usage.parse(arguments, DescribeCommand.usage)))
     case "diff":
       exit(DiffCommand.run(Usage.parse(arguments, DiffCommand.usage)))
+    case "codegen":
+      exit(CodegenCommand.run(arguments))
     default:
       Usage.fail("Unexpected argument '\(first)'", usage: nil)
     }

@@ -361,6 +361,13 @@ int main(void) {
     CHECK_ARG(strata_schema_diagram(schema, NULL, &err) == NULL);
     CHECK_ARG(strata_schema_diagram(schema, "svg", &err) == NULL);
     CHECK(strata_schema_diagram(NULL, NULL, NULL) == NULL);
+    CHECK_ARG(strata_schema_codegen_python(NULL, "{}", &err) == NULL);
+    CHECK(strata_schema_codegen_python(NULL, NULL, NULL) == NULL);
+    {
+        char *module = strata_schema_codegen_python(schema, NULL, &err);
+        CHECK(module != NULL && err.code == STRATA_OK);
+        strata_free(module);
+    }
 
     /* ---- a model of one schema passed with another ---- */
     {

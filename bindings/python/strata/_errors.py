@@ -83,7 +83,7 @@ class LineError:
         return f"LineError(line={self.line}, errors={self.errors!r})"
 
     def __str__(self) -> str:
-        return self.exception().args[0]
+        return str(self.exception().args[0])
 
 
 def format_error(entry: ErrorEntry) -> str:

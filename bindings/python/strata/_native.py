@@ -379,6 +379,7 @@ def _declare_diff_and_archives(lib: ctypes.CDLL, path: Path) -> None:
         ("strata_schema_compare", json_p, (schema_p, schema_p, error_p)),
         ("strata_schema_json_schema", json_p, (schema_p, c_char_p, c_int, error_p)),
         ("strata_schema_diagram", ctypes.c_void_p, (schema_p, c_char_p, error_p)),
+        ("strata_schema_codegen_python", ctypes.c_void_p, (schema_p, c_char_p, error_p)),
     )
     for name, restype, argtypes in table:
         try:
