@@ -285,6 +285,22 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
         goto done; /* response */
     if (run_lines_case(file, name, schema, c))
         goto done; /* lines, linesHex */
+    if (json_is_array(json_object_get(c, "python"))) {
+        /* typed Python classes: every expected line appears in the module */
+        const json_t *lines = json_object_get(c, "python");
+        char *module = strata_schema_codegen_python(schema, NULL, &err);
+        if (module == NULL) {
+            fail(file, name, "strata_schema_codegen_python failed: %s", err.message);
+        } else {
+            for (i = 0; i < json_array_size(lines); i++) {
+                const char *line = json_string_value(json_array_get(lines, i));
+                if (line == NULL || strstr(module, line) == NULL)
+                    fail(file, name, "the generated module lacks the line: %s", line ? line : "(not a string)");
+            }
+            strata_free(module);
+        }
+        goto done;
+    }
     if (model_name == NULL) {
         if (errors || dictionary || json)
             fail(file, name, "the case has no `model`");

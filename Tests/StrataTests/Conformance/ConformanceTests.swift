@@ -105,6 +105,13 @@ func conformance(_ testCase: ConformanceCase) throws {
   if runMergeCase(testCase, schema) { return }  // mergeWith, update
   if runResponseCase(testCase, schema) { return }  // response
   if runLinesCase(testCase, schema) { return }  // lines, linesHex
+  if case .array(let lines)? = testCase.body["python"] {  // typed Python classes
+    let module = schema.pythonModule()
+    for case .string(let line) in lines where !module.contains(line) {
+      Issue.record("the generated module lacks the line: \(line)")
+    }
+    return
+  }
   guard case .string(let model)? = body["model"] else {
     Issue.record("case has no model")
     return

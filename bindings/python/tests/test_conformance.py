@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import strata
+from strata import codegen
 from jsoncompare import errors_difference, json_difference
 from lines_conformance import LINES_RESULT_KEYS, run_lines_case
 from merge_conformance import run_merge_case
@@ -18,7 +19,7 @@ from response_conformance import RESPONSE_RESULT_KEYS, run_response_case
 from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
 RESULT_KEYS = (
-    ("dictionary", "json", "errors", "schemaErrors") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS
+    ("dictionary", "json", "errors", "schemaErrors", "python") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS
 )
 
 
@@ -73,6 +74,12 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
     if run_response_case(case, schema):  # response
         return
     if run_lines_case(case, schema):  # lines, linesHex
+        return
+    if "python" in case:  # typed Python classes: every expected line is in the module
+        module = codegen.python(strata.Schema(_schema_doc(group, case)))
+        missing = [line for line in case["python"] if line not in module]
+        if missing:
+            pytest.fail("the generated module lacks:\n" + "\n".join(missing))
         return
     model = case.get("model")
     if model is None:
