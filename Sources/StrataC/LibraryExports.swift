@@ -59,6 +59,20 @@ public func strata_free(_ pointer: UnsafeMutableRawPointer?) {
 }
 
 /// Parses a C buffer of JSON text (a new reference).
+/// The bytes of a C buffer, or an `argument` error for NULL or a negative length.
+func checkedBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
+  UnsafeBufferPointer<UInt8>, StrataError
+> {
+  guard let buffer else {
+    return .failure(StrataError([ErrorDetail(path: "", code: .argument, message: "the buffer is NULL")]))
+  }
+  guard length >= 0 else {
+    return .failure(StrataError([ErrorDetail(path: "", code: .argument, message: "the length is negative")]))
+  }
+  return .success(
+    UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length))
+}
+
 func parseBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
   UnsafeMutablePointer<json_t>, StrataError
 > {

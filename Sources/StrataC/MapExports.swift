@@ -26,10 +26,9 @@ public func strata_mapb(
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
     guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
-    switch parseBuffer(buffer, length) {
-    case .success(let json):
-      defer { json_decref(json) }
-      return finishOne(schema.mapValue(name, json), error)
+    switch checkedBuffer(buffer, length) {
+    case .success(let bytes):
+      return finishOne(schema.mapBytes(name, bytes), error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil
@@ -71,10 +70,9 @@ public func strata_map_manyb(
       ErrorReporting.fail(.argument, "the count pointer is NULL", error)
       return nil
     }
-    switch parseBuffer(buffer, length) {
-    case .success(let json):
-      defer { json_decref(json) }
-      return finishMany(schema.mapValues(name, json), count, error)
+    switch checkedBuffer(buffer, length) {
+    case .success(let bytes):
+      return finishMany(schema.mapManyBytes(name, bytes), count, error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil

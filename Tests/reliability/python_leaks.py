@@ -138,7 +138,12 @@ def check_suite(runs: int, tests: Path) -> bool:
 
     def run() -> int:
         # -p no:cacheprovider: nothing written; the same process every time
+        # hypothesis and dask keep caches of their own across runs in one process
+        # (strategies, example databases, a cluster's client state): their tests
+        # run in the normal suite, not here.
         return pytest.main(["-q", "-x", "-p", "no:cacheprovider", "--no-header", "-o", "console_output_style=classic",
+                            "--ignore", str(tests / "test_properties.py"),
+                            "--ignore", str(tests / "test_dask_example.py"),
                             str(tests)], plugins=[])
 
     devnull = open(os.devnull, "w")

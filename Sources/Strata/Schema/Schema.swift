@@ -19,6 +19,8 @@ public final class Schema: @unchecked Sendable {
   let generics: [String: String]
   /// Each instance of a generic model -> that generic model as written (`Page<Tweet>` -> `Page<T>`).
   let instanceTemplates: [String: String]
+  /// What the byte parser builds of each model's objects (Sources/Strata/Parse), made on first use.
+  let parsePlans = ParsePlans()
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
@@ -268,18 +270,18 @@ public final class Schema: @unchecked Sendable {
   /// Parses JSON text and maps it onto a new model named `model` (a `syntax`
   /// error for text that is not JSON).
   public func map(_ model: String, parsing text: String) throws(StrataError) -> Model {
-    let pointer = try JSONText.parse(text).get()
-    defer { JValue.release(pointer) }
-    return Model(try mapValue(model, pointer).get())
+    var copy = text
+    return Model(try copy.withUTF8 { mapBytes(model, $0) }.get())
   }
 
   /// Parses JSON given as UTF-8 bytes (`[UInt8]`, or Foundation's `Data`)
   /// and maps it onto a new model named `model`.
   public func map<Bytes: Sequence<UInt8>>(_ model: String, parsing bytes: Bytes) throws(StrataError) -> Model
   {
-    let pointer = try JSONText.parse(bytes: bytes).get()
-    defer { JValue.release(pointer) }
-    return Model(try mapValue(model, pointer).get())
+    if let result = bytes.withContiguousStorageIfAvailable({ mapBytes(model, $0) }) {
+      return Model(try result.get())
+    }
+    return Model(try Array(bytes).withUnsafeBufferPointer { mapBytes(model, $0) }.get())
   }
 
   /// Maps every element of a JSON array onto new models named `model`;
@@ -295,8 +297,7 @@ public final class Schema: @unchecked Sendable {
   /// Parses JSON text holding an array and maps each element onto a new
   /// model named `model`.
   public func mapMany(_ model: String, parsing text: String) throws(StrataError) -> [Model] {
-    let pointer = try JSONText.parse(text).get()
-    defer { JValue.release(pointer) }
-    return try mapValues(model, pointer).get().map(Model.init)
+    var copy = text
+    return try copy.withUTF8 { mapManyBytes(model, $0) }.get().map(Model.init)
   }
 }

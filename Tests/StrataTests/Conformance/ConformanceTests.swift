@@ -117,6 +117,11 @@ func conformance(_ testCase: ConformanceCase) throws {
     return
   }
   let many = body["many"] == .bool(true)
+  if case .string(let text)? = body["inputText"] {
+    checkBytePaths(schema, model, many: many, text: text)
+  } else if let input = body["input"] {
+    checkBytePaths(schema, model, many: many, text: input.serialized())
+  }
   var models: [Model] = []
   do {
     if case .string(let text)? = body["inputText"] {

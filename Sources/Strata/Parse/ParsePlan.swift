@@ -1,0 +1,204 @@
+import Glibc
+
+/// What the byte parser builds of one JSON value: all of it, or only the
+/// parts a model reads (see `PrunedParser`).
+indirect enum Want {
+  /// The whole value (leaves, `json` values, transformer inputs, kept keys).
+  case all
+  /// An object: only the keys its `ObjectWant` lists (a non-object is built whole).
+  case object(PlanRef)
+  /// An array: every element, each as `Want` (a non-array is built whole).
+  case elements(Want)
+  /// An object: every key, each value as `Want` (a non-object is built whole).
+  case values(Want)
+}
+
+/// A reference to an `ObjectWant` that does not keep it alive: plans of
+/// recursive models refer to themselves, so the `WantStore` of the schema's
+/// `ParsePlans` owns every one of them.
+struct PlanRef {
+  unowned(unsafe) let plan: ObjectWant
+}
+
+/// Owns the `ObjectWant`s of one schema's plans.
+final class WantStore {
+  private(set) var all: [ObjectWant] = []
+
+  /// A new, empty object want owned by this store.
+  func make() -> ObjectWant {
+    let want = ObjectWant()
+    all.append(want)
+    return want
+  }
+}
+
+/// The keys of an object that a model reads, and how much of each value.
+final class ObjectWant: @unchecked Sendable {
+  /// True when every key is built (`unknownKeys: keep` or `reject`).
+  var keepAll = false
+  /// The wanted keys (UTF-8 bytes) and the part of each value to build.
+  var keys: [[UInt8]] = []
+  var wants: [Want] = []
+
+  /// The part of the value at `key` to build, or nil to skip it.
+  @inline(__always) func want(_ key: UnsafeBufferPointer<UInt8>) -> Want? {
+    for position in 0..<keys.count where keys[position].count == key.count {
+      let matches = keys[position].withUnsafeBufferPointer { stored in
+        Self.same(stored, key)
+      }
+      if matches { return wants[position] }
+    }
+    return keepAll ? .all : nil
+  }
+
+  /// True when two byte strings of the same length are equal.
+  @inline(__always) static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
+  {
+    guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == b.count }
+    return memcmp(left, right, a.count) == 0
+  }
+
+  /// Adds the key path `keys` with `want` for the value at its end.
+  func insert(_ path: ArraySlice<Key>, _ want: Want, _ store: WantStore) {
+    guard let first = path.first else { return }
+    let bytes = first.bytes.map { UInt8(bitPattern: $0) }
+    let value: Want
+    if path.count == 1 {
+      value = want
+    } else {
+      let inner = store.make()
+      inner.insert(path.dropFirst(), want, store)
+      value = .object(PlanRef(plan: inner))
+    }
+    if let position = keys.firstIndex(of: bytes) {
+      wants[position] = Want.merge(wants[position], value, depth: 0, store)
+    } else {
+      keys.append(bytes)
+      wants.append(value)
+    }
+  }
+}
+
+extension Want {
+  /// Both wants at once: the union of what each builds. Deep merges of
+  /// recursive models stop at `.all` (always correct, only less pruned).
+  static func merge(_ a: Want, _ b: Want, depth: Int, _ store: WantStore) -> Want {
+    if depth > 8 { return .all }
+    switch (a, b) {
+    case (.all, _), (_, .all): return .all
+    case (.object(let xRef), .object(let yRef)):
+      let x = xRef.plan
+      let y = yRef.plan
+      if x === y { return a }
+      let merged = store.make()
+      merged.keepAll = x.keepAll || y.keepAll
+      for source in [x, y] {
+        for (position, key) in source.keys.enumerated() {
+          if let existing = merged.keys.firstIndex(of: key) {
+            merged.wants[existing] = merge(
+              merged.wants[existing], source.wants[position], depth: depth + 1, store)
+          } else {
+            merged.keys.append(key)
+            merged.wants.append(source.wants[position])
+          }
+        }
+      }
+      return .object(PlanRef(plan: merged))
+    case (.elements(let x), .elements(let y)): return .elements(merge(x, y, depth: depth + 1, store))
+    case (.values(let x), .values(let y)): return .values(merge(x, y, depth: depth + 1, store))
+    default: return .all
+    }
+  }
+}
+
+/// The parse plans of one schema: per model, the `ObjectWant` of its
+/// objects, made on first use and kept (thread-safe).
+package final class ParsePlans: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  private var plans: [Int: ObjectWant] = [:]
+  /// Owns every object want of these plans.
+  private let store = WantStore()
+
+  init() { pthread_mutex_init(&mutex, nil) }
+  deinit { pthread_mutex_destroy(&mutex) }
+
+  /// The plan of model `type` of `schema`.
+  func plan(_ type: ModelType, in schema: Schema) -> ObjectWant {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    if let plan = plans[type.index] { return plan }
+    var builder = PlanBuilder(schema: schema, memo: plans, store: store)
+    let plan = builder.model(type.index)
+    plans = builder.memo
+    return plan
+  }
+}
+
+/// Builds the wants of models from their properties, locations and subtypes.
+private struct PlanBuilder {
+  let schema: Schema
+  var memo: [Int: ObjectWant]
+  let store: WantStore
+
+  mutating func model(_ index: Int) -> ObjectWant {
+    if let done = memo[index] { return done }
+    let plan = store.make()
+    memo[index] = plan
+    // A class cluster reads the keys of every model it can choose.
+    var models = [index]
+    var seen: Set<Int> = [index]
+    var next = 0
+    while next < models.count {
+      let type = schema.models[models[next]]
+      next += 1
+      if type.unknownKeys != .ignore { plan.keepAll = true }
+      switch type.cluster {
+      case .key(let key, let table)?:
+        plan.insert([key][...], .all, store)
+        for target in table.values.sorted() where target < schema.models.count && seen.insert(target).inserted
+        {
+          models.append(target)
+        }
+      case .rules(let rules)?:
+        for rule in rules {
+          plan.insert([rule.has][...], .all, store)
+          if rule.model < schema.models.count && seen.insert(rule.model).inserted {
+            models.append(rule.model)
+          }
+        }
+      case nil: break
+      }
+      for property in type.properties {
+        let value: Want =
+          (property.rules?.transforms.isEmpty ?? true) ? want(property.type) : .all
+        switch property.location {
+        case .none: break
+        case .path(let keys): plan.insert(keys[...], value, store)
+        case .multi(let paths): for path in paths { plan.insert(path.keys[...], .all, store) }
+        case .pluck(let array, let element):
+          var elementWant: Want = .all
+          if case .array(let inner) = property.type.unwrapped,
+            (property.rules?.transforms.isEmpty ?? true)
+          {
+            elementWant = want(inner)
+          }
+          let perElement = store.make()
+          perElement.insert(element[...], elementWant, store)
+          plan.insert(array[...], .elements(.object(PlanRef(plan: perElement))), store)
+        }
+      }
+    }
+    return plan
+  }
+
+  mutating func want(_ type: TypeRef) -> Want {
+    switch type {
+    case .model(let index):
+      return index < schema.models.count ? .object(PlanRef(plan: model(index))) : .all
+    case .array(let element): return element.isLeafy ? .all : .elements(want(element))
+    case .dict(let element): return element.isLeafy ? .all : .values(want(element))
+    case .optional(let inner): return want(inner)
+    case .string, .int, .double, .bool, .url, .json, .date: return .all
+    }
+  }
+}

@@ -1,0 +1,517 @@
+import CJansson
+import Glibc
+
+/// Reads JSON text into a jansson value holding only what a model reads:
+/// wanted keys are built (as jansson would build them), everything else is
+/// validated and skipped without allocating.
+///
+/// The result is mapped by the ordinary `Mapper`, so answers equal the DOM
+/// path's by construction. Whenever the text is not plain valid JSON that
+/// jansson would accept the same way (a syntax error, invalid UTF-8, an
+/// integer outside 64 bits, a real that overflows, NUL in a key, nesting
+/// near jansson's limit), `parse` returns nil and the caller falls back to
+/// jansson's own parser, which then gives the exact DOM answer and error.
+struct PrunedParser {
+  private let base: UnsafePointer<UInt8>
+  private let end: Int
+  private var position = 0
+  private var depth = 0
+  /// Set on anything the fast path does not take: the caller falls back.
+  private var failed = false
+  /// Scratch space for decoded strings.
+  private var scratch: [UInt8] = []
+  /// Where the last decoded string lies in the input when it had no escapes
+  /// (its bytes are then the input's own), or nil.
+  private var rawString: Range<Int>? = nil
+  /// The open brackets of a value being skipped (reused).
+  private var skipStack: [UInt8] = []
+
+  /// Nesting past this goes to jansson (its own limit is 2048).
+  static let depthLimit = 2000
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    // parse() only makes a parser for a non-empty buffer, which has a base address
+    base = bytes.baseAddress ?? UnsafePointer(bitPattern: 8).unsafelyUnwrapped
+    end = bytes.baseAddress == nil ? 0 : bytes.count
+    scratch.reserveCapacity(256)
+  }
+
+  /// The pruned value of the whole text (a new reference), or nil to fall back.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ want: Want) -> JPtr? {
+    guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
+    var parser = PrunedParser(bytes)
+    parser.skipSpace()
+    guard let value = parser.value(want) else { return nil }
+    parser.skipSpace()
+    if parser.failed || parser.position != parser.end {
+      json_decref(value)
+      return nil
+    }
+    return value
+  }
+
+  // MARK: bytes
+
+  @inline(__always) private func byte(_ offset: Int) -> UInt8 { base[offset] }
+
+  @inline(__always) private mutating func skipSpace() {
+    while position < end {
+      let c = base[position]
+      if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { position += 1 } else { return }
+    }
+  }
+
+  @inline(__always) private mutating func fail() -> JPtr? {
+    failed = true
+    return nil
+  }
+
+  // MARK: values
+
+  /// Builds the value at `position` as `want` says; nil on failure.
+  private mutating func value(_ want: Want) -> JPtr? {
+    guard position < end else { return fail() }
+    switch want {
+    case .all: return whole()
+    case .object(let reference):
+      guard base[position] == UInt8(ascii: "{") else { return whole() }
+      let plan = reference.plan
+      return object { key in plan.want(key) }
+    case .values(let inner):
+      guard base[position] == UInt8(ascii: "{") else { return whole() }
+      return object { _ in inner }
+    case .elements(let inner):
+      guard base[position] == UInt8(ascii: "[") else { return whole() }
+      return array(inner)
+    }
+  }
+
+  /// The whole value at `position`, as jansson builds it.
+  private mutating func whole() -> JPtr? {
+    guard position < end else { return fail() }
+    switch base[position] {
+    case UInt8(ascii: "{"): return object { _ in .all }
+    case UInt8(ascii: "["): return array(.all)
+    case UInt8(ascii: "\""):
+      guard decodeString() else { return fail() }
+      return scratch.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+          JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
+        }
+      }
+    case UInt8(ascii: "t"): return literal("true") ? json_true() : fail()
+    case UInt8(ascii: "f"): return literal("false") ? json_false() : fail()
+    case UInt8(ascii: "n"): return literal("null") ? json_null() : fail()
+    default: return number(build: true)
+    }
+  }
+
+  /// An object: each member whose `want` is not nil is built, the others skipped.
+  private mutating func object(_ wantOf: (UnsafeBufferPointer<UInt8>) -> Want?) -> JPtr? {
+    depth += 1
+    defer { depth -= 1 }
+    guard depth < Self.depthLimit, let out = json_object() else { return fail() }
+    position += 1
+    skipSpace()
+    if position < end && base[position] == UInt8(ascii: "}") {
+      position += 1
+      return out
+    }
+    while true {
+      guard position < end, base[position] == UInt8(ascii: "\""), decodeString() else {
+        json_decref(out)
+        return fail()
+      }
+      // jansson refuses NUL in object keys
+      if scratch.contains(0) {
+        json_decref(out)
+        return fail()
+      }
+      skipSpace()
+      guard position < end, base[position] == UInt8(ascii: ":") else {
+        json_decref(out)
+        return fail()
+      }
+      position += 1
+      skipSpace()
+      let want = scratch.withUnsafeBufferPointer { wantOf($0) }
+      if let want {
+        // the key: the input's own bytes, or a copy of the decoded ones
+        let raw = rawString
+        let decoded: [UInt8] = raw == nil ? scratch : []
+        guard let member = value(want) else {
+          json_decref(out)
+          return fail()
+        }
+        if let raw {
+          JValue.setMember(out, UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count), member)
+        } else {
+          decoded.withUnsafeBufferPointer { JValue.setMember(out, $0, member) }
+        }
+      } else if !skip() {
+        json_decref(out)
+        return fail()
+      }
+      skipSpace()
+      guard position < end else {
+        json_decref(out)
+        return fail()
+      }
+      if base[position] == UInt8(ascii: ",") {
+        position += 1
+        skipSpace()
+        continue
+      }
+      if base[position] == UInt8(ascii: "}") {
+        position += 1
+        return out
+      }
+      json_decref(out)
+      return fail()
+    }
+  }
+
+  /// An array, every element built as `want`.
+  private mutating func array(_ want: Want) -> JPtr? {
+    depth += 1
+    defer { depth -= 1 }
+    guard depth < Self.depthLimit, let out = json_array() else { return fail() }
+    position += 1
+    skipSpace()
+    if position < end && base[position] == UInt8(ascii: "]") {
+      position += 1
+      return out
+    }
+    while true {
+      guard let element = value(want) else {
+        json_decref(out)
+        return fail()
+      }
+      _ = json_array_append_new(out, element)
+      skipSpace()
+      guard position < end else {
+        json_decref(out)
+        return fail()
+      }
+      if base[position] == UInt8(ascii: ",") {
+        position += 1
+        skipSpace()
+        continue
+      }
+      if base[position] == UInt8(ascii: "]") {
+        position += 1
+        return out
+      }
+      json_decref(out)
+      return fail()
+    }
+  }
+
+  @inline(__always) private mutating func literal(_ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard end - position >= count, memcmp(base + position, word.utf8Start, count) == 0 else { return false }
+    position += count
+    return true
+  }
+
+  // MARK: skipping
+
+  /// Skips one value, checking it as jansson would; false on anything wrong.
+  private mutating func skip() -> Bool {
+    var nesting = 0
+    // Brackets seen, to check that each closes its own kind.
+    var stack = skipStack
+    skipStack = []
+    stack.removeAll(keepingCapacity: true)
+    defer { skipStack = stack }
+    repeat {
+      skipSpace()
+      guard position < end else { return false }
+      let c = base[position]
+      switch c {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        nesting += 1
+        guard depth + nesting < Self.depthLimit else { return false }
+        stack.append(c)
+        position += 1
+        skipSpace()
+        guard position < end else { return false }
+        let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        if base[position] == close {
+          position += 1
+          stack.removeLast()
+          nesting -= 1
+          if !afterValue(&nesting, &stack) { return false }
+          continue
+        }
+        if c == UInt8(ascii: "{") && !memberKey() { return false }
+        continue
+      case UInt8(ascii: "\""):
+        guard skipString() else { return false }
+      case UInt8(ascii: "t"): guard literal("true") else { return false }
+      case UInt8(ascii: "f"): guard literal("false") else { return false }
+      case UInt8(ascii: "n"): guard literal("null") else { return false }
+      default:
+        guard number(build: false) != nil || !failed else { return false }
+      }
+      if !afterValue(&nesting, &stack) { return false }
+    } while nesting > 0
+    return true
+  }
+
+  /// After a value inside skipped containers: `,` (then the next key in an
+  /// object) or the closing brackets. False on anything else.
+  private mutating func afterValue(_ nesting: inout Int, _ stack: inout [UInt8]) -> Bool {
+    while nesting > 0 {
+      skipSpace()
+      guard position < end, let open = stack.last else { return false }
+      let c = base[position]
+      if c == UInt8(ascii: ",") {
+        position += 1
+        if open == UInt8(ascii: "{") { return memberKey() }
+        return true
+      }
+      let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+      guard c == close else { return false }
+      position += 1
+      stack.removeLast()
+      nesting -= 1
+    }
+    return true
+  }
+
+  /// A member's key and colon inside a skipped object.
+  private mutating func memberKey() -> Bool {
+    skipSpace()
+    guard position < end, base[position] == UInt8(ascii: "\""), decodeString(), !scratch.contains(0) else {
+      return false
+    }
+    skipSpace()
+    guard position < end, base[position] == UInt8(ascii: ":") else { return false }
+    position += 1
+    return true
+  }
+
+  /// Skips a string: plain ASCII fast, escapes and UTF-8 checked.
+  private mutating func skipString() -> Bool {
+    var index = position + 1
+    while index < end {
+      let c = base[index]
+      if c == UInt8(ascii: "\"") {
+        position = index + 1
+        return true
+      }
+      if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 {
+        // the careful path from the start of the string
+        return decodeString()
+      }
+      index += 1
+    }
+    return false
+  }
+
+  // MARK: strings
+
+  /// Decodes the string at `position` into `scratch` (UTF-8, escapes
+  /// resolved, checked as jansson checks); false on anything wrong.
+  private mutating func decodeString() -> Bool {
+    scratch.removeAll(keepingCapacity: true)
+    var index = position + 1
+    var runStart = index
+    var escaped = false
+    while index < end {
+      let c = base[index]
+      if c == UInt8(ascii: "\"") {
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+        rawString = escaped ? nil : (position + 1)..<index
+        position = index + 1
+        return true
+      }
+      if c < 0x20 { return false }
+      if c == UInt8(ascii: "\\") {
+        escaped = true
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+        guard index + 1 < end else { return false }
+        let e = base[index + 1]
+        index += 2
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(e)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+          guard var scalar = hex4(index) else { return false }
+          index += 4
+          if scalar >= 0xD800 && scalar <= 0xDBFF {
+            guard index + 6 <= end, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u"),
+              let low = hex4(index + 2), low >= 0xDC00 && low <= 0xDFFF
+            else { return false }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            index += 6
+          } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+            return false
+          }
+          appendUTF8(scalar)
+        default: return false
+        }
+        runStart = index
+        continue
+      }
+      if c >= 0x80 {
+        guard let length = utf8Length(index) else { return false }
+        index += length
+        continue
+      }
+      index += 1
+    }
+    return false
+  }
+
+  @inline(__always) private func hex4(_ at: Int) -> UInt32? {
+    guard at + 4 <= end else { return nil }
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      let c = base[at + offset]
+      var digit: UInt32
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
+      default: return nil
+      }
+      value = value << 4 | digit
+      digit = 0
+    }
+    return value
+  }
+
+  private mutating func appendUTF8(_ scalar: UInt32) {
+    switch scalar {
+    case 0..<0x80: scratch.append(UInt8(scalar))
+    case 0x80..<0x800:
+      scratch.append(UInt8(0xC0 | (scalar >> 6)))
+      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+    case 0x800..<0x10000:
+      scratch.append(UInt8(0xE0 | (scalar >> 12)))
+      scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+    default:
+      scratch.append(UInt8(0xF0 | (scalar >> 18)))
+      scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+      scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+  }
+
+  /// The length of the well-formed UTF-8 sequence at `at` (no overlongs,
+  /// surrogates or values past U+10FFFF), or nil.
+  @inline(__always) private func utf8Length(_ at: Int) -> Int? {
+    let first = base[at]
+    let length: Int
+    var scalar: UInt32
+    switch first {
+    case 0xC2...0xDF:
+      length = 2
+      scalar = UInt32(first & 0x1F)
+    case 0xE0...0xEF:
+      length = 3
+      scalar = UInt32(first & 0x0F)
+    case 0xF0...0xF4:
+      length = 4
+      scalar = UInt32(first & 0x07)
+    default: return nil
+    }
+    guard at + length <= end else { return nil }
+    for offset in 1..<length {
+      let c = base[at + offset]
+      guard c & 0xC0 == 0x80 else { return nil }
+      scalar = scalar << 6 | UInt32(c & 0x3F)
+    }
+    switch length {
+    case 3: if scalar < 0x800 || (scalar >= 0xD800 && scalar <= 0xDFFF) { return nil }
+    case 4: if scalar < 0x10000 || scalar > 0x10FFFF { return nil }
+    default: break
+    }
+    return length
+  }
+
+  // MARK: numbers
+
+  /// A number as jansson reads it: an integer (no `.`, `e`, `E`) that must
+  /// fit 64 bits, or a real that must not overflow. With `build` false only
+  /// checks it (returning nil, `failed` set on a problem).
+  private mutating func number(build: Bool) -> JPtr? {
+    let start = position
+    var index = position
+    if index < end && base[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < end else { return fail() }
+    if base[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
+      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+    } else {
+      return fail()
+    }
+    var isReal = false
+    var hasExponent = false
+    if index < end && base[index] == UInt8(ascii: ".") {
+      isReal = true
+      index += 1
+      let digits = index
+      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+      guard index > digits else { return fail() }
+    }
+    if index < end && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+      isReal = true
+      hasExponent = true
+      index += 1
+      if index < end && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
+      let digits = index
+      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+      guard index > digits else { return fail() }
+    }
+    // jansson's lexer reads a number up to a character that cannot continue it
+    if index < end {
+      let c = base[index]
+      if (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".")
+        || c == UInt8(ascii: "e")
+        || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+      {
+        return fail()
+      }
+    }
+    let length = index - start
+    position = index
+    if !isReal {
+      // up to 18 digits always fit; longer ones are checked
+      let digits = length - (base[start] == UInt8(ascii: "-") ? 1 : 0)
+      if !build && digits <= 18 { return nil }
+      var value: Int64 = 0
+      var negative = false
+      var at = start
+      if base[at] == UInt8(ascii: "-") {
+        negative = true
+        at += 1
+      }
+      while at < index {
+        let digit = Int64(base[at] - UInt8(ascii: "0"))
+        let (scaled, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflow2) =
+          negative ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
+        if overflow1 || overflow2 { return fail() }
+        value = next
+        at += 1
+      }
+      return build ? json_integer(value) : nil
+    }
+    if !build && !hasExponent && length < 300 { return nil }
+    // strtod on a NUL-terminated copy, as jansson does
+    var text = [CChar](repeating: 0, count: length + 1)
+    for offset in 0..<length { text[offset] = CChar(bitPattern: base[start + offset]) }
+    let real = strtod(text, nil)
+    if real.isInfinite { return fail() }
+    return build ? json_real(real) : nil
+  }
+}

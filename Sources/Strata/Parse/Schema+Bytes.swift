@@ -1,0 +1,52 @@
+import CJansson
+
+/// Bytes straight to models: JSON text parsed by `PrunedParser` (only what
+/// the model reads is built), then mapped as the DOM path maps.
+extension Schema {
+  /// Maps UTF-8 JSON text onto a new model named `model`. `pruned: false`
+  /// takes the DOM path (jansson parses everything), for tests.
+  package func mapBytes(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, pruned: Bool = true)
+    -> Result<ModelObject, StrataError>
+  {
+    let type: ModelType
+    switch modelType(model) {
+    case .success(let found): type = found
+    case .failure(let error): return .failure(error)
+    }
+    if pruned, let value = PrunedParser.parse(bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))))
+    {
+      defer { json_decref(value) }
+      return mapValue(model, value)
+    }
+    switch JSONText.parse(bytes) {
+    case .success(let value):
+      defer { json_decref(value) }
+      return mapValue(model, value)
+    case .failure(let error): return .failure(error)
+    }
+  }
+
+  /// Maps UTF-8 JSON text holding an array onto new models named `model`.
+  package func mapManyBytes(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, pruned: Bool = true)
+    -> Result<[ModelObject], StrataError>
+  {
+    let type: ModelType
+    switch modelType(model) {
+    case .success(let found): type = found
+    case .failure(let error): return .failure(error)
+    }
+    if pruned,
+      let value = PrunedParser.parse(
+        bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))))
+    {
+      defer { json_decref(value) }
+      return mapValues(model, value)
+    }
+    switch JSONText.parse(bytes) {
+    case .success(let value):
+      defer { json_decref(value) }
+      return mapValues(model, value)
+    case .failure(let error): return .failure(error)
+    }
+  }
+}
