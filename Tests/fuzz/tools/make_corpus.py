@@ -180,6 +180,7 @@ def main():
 (BD_DROP_KEY, BD_CHANGE_TYPE, BD_NEST, BD_DUP_KEY, BD_BIG_NUMBER, BD_BAD_STRING,
  BD_TRUNCATE, BD_ADD_KEY) = range(8)
 BD_RAW = 0x80
+BD_EXERCISE = 0x40
 BD_MAP, BD_MANY, BD_RESPONSE = 0, 1, 2
 
 # fuzz_bytes_parse.c: models (byte 0, bits 0-2) and calls (bits 3-4)
@@ -222,7 +223,7 @@ def write_bytes_seeds(fixtures, map_seeds):
             continue
         model = models[name].index(fixtures[name]["inputs"][0]["model"]) if models[name] else 0
         for k, program in enumerate(programs):
-            call = (BD_MAP, BD_MANY | 4, BD_RESPONSE)[k % 3]
+            call = (BD_MAP, BD_MANY | 4, BD_RESPONSE)[k % 3] | (BD_EXERCISE if k % 2 == 0 else 0)
             seeds.append(bytes([index[name], model, call, k]) + program)
     for seed in seeds:
         write(os.path.join(FUZZ, "corpus", "bytes_diff", seed_name(seed)), seed)
