@@ -220,12 +220,137 @@ def generate(count):
     return issues
 
 
+# --- The second payload: a social API's search response (--social) --------
+#
+# A JSON array of statuses (the "statuses" member of a search response); each status has about 80
+# keys, nested objects (user with ~40 keys of its own, entities with hashtags,
+# urls and mentions, place with a bounding box, sometimes a quoted status),
+# long text; the social schema (Benchmarks/social-schema.json) maps 12 fields
+# per record (two of them dates, two through key paths into `user`), so most
+# of the bytes are keys and values no model maps.
+
+SOCIAL_SEED = 20251124
+
+
+def twitter_date(t):
+    """Sat Mar 02 05:06:07 +0000 2024 is what the API writes; we write RFC 3339."""
+    return stamp(t)
+
+
+def social_user(rng, uid):
+    u = {
+        "id": uid, "id_str": str(uid), "name": sentence(rng, 1, 3).title(),
+        "screen_name": "user%d" % uid, "location": rng.choice(["", "Berlin", "Zürich", "東京", "Lagos", "NYC"]),
+        "description": sentence(rng, 8, 30), "url": None if rng.random() < 0.5 else "https://t.co/%x" % uid,
+        "protected": False, "followers_count": rng.randrange(0, 10**6), "friends_count": rng.randrange(0, 5000),
+        "listed_count": rng.randrange(0, 900), "created_at": stamp(rng.randrange(1_200_000_000, 1_700_000_000)),
+        "favourites_count": rng.randrange(0, 10**5), "utc_offset": None, "time_zone": None,
+        "geo_enabled": rng.random() < 0.3, "verified": rng.random() < 0.05, "statuses_count": rng.randrange(1, 10**5),
+        "lang": None, "contributors_enabled": False, "is_translator": False, "is_translation_enabled": False,
+        "profile_background_color": "C0DEED", "profile_background_image_url": "http://abs.twimg.com/images/bg.png",
+        "profile_background_image_url_https": "https://abs.twimg.com/images/bg.png",
+        "profile_background_tile": False, "profile_image_url": "http://pbs.twimg.com/p/%d_normal.jpg" % uid,
+        "profile_image_url_https": "https://pbs.twimg.com/p/%d_normal.jpg" % uid,
+        "profile_banner_url": "https://pbs.twimg.com/b/%d" % uid, "profile_link_color": "1DA1F2",
+        "profile_sidebar_border_color": "C0DEED", "profile_sidebar_fill_color": "DDEEF6",
+        "profile_text_color": "333333", "profile_use_background_image": True, "has_extended_profile": False,
+        "default_profile": True, "default_profile_image": False, "following": None, "follow_request_sent": None,
+        "notifications": None, "translator_type": "none", "withheld_in_countries": [],
+    }
+    return u
+
+
+def social_status(rng, sid, users, depth=0):
+    t = rng.randrange(1_600_000_000, 1_714_000_000)
+    user = rng.choice(users)
+    words = sentence(rng, 20, 60)
+    if rng.random() < 0.3:
+        words += " " + rng.choice(NON_ASCII)
+    tags = [{"text": rng.choice(WORDS), "indices": [i * 7, i * 7 + 6]} for i in range(rng.randrange(0, 4))]
+    mentions = [{"screen_name": "user%d" % m["id"], "name": m["name"], "id": m["id"], "id_str": str(m["id"]),
+                 "indices": [3, 12]} for m in rng.sample(users, rng.randrange(0, 3))]
+    urls = [{"url": "https://t.co/%x" % (sid + i), "expanded_url": "https://example.com/%d/%d" % (sid, i),
+             "display_url": "example.com/%d" % sid, "indices": [40, 63]} for i in range(rng.randrange(0, 3))]
+    status = {
+        "created_at": stamp(t), "id": sid, "id_str": str(sid), "text": words, "full_text": words + " " + sentence(rng, 10, 40),
+        "truncated": False, "display_text_range": [0, len(words)],
+        "entities": {"hashtags": tags, "symbols": [], "user_mentions": mentions, "urls": urls},
+        "metadata": {"iso_language_code": "en", "result_type": rng.choice(["recent", "popular"])},
+        "source": "<a href=\"https://mobile.example.com\" rel=\"nofollow\">Example for iPhone</a>",
+        "in_reply_to_status_id": None if rng.random() < 0.7 else sid - rng.randrange(1, 10**6),
+        "in_reply_to_status_id_str": None, "in_reply_to_user_id": None, "in_reply_to_user_id_str": None,
+        "in_reply_to_screen_name": None, "user": user, "geo": None, "coordinates": None,
+        "place": None if rng.random() < 0.6 else {
+            "id": "%016x" % rng.getrandbits(64), "url": "https://api.example.com/geo/id.json",
+            "place_type": "city", "name": rng.choice(["Berlin", "Zürich", "Lagos", "Tokyo"]),
+            "full_name": "Somewhere, Earth", "country_code": "DE", "country": "Germany",
+            "contained_within": [], "attributes": {},
+            "bounding_box": {"type": "Polygon", "coordinates": [[[13.08, 52.33], [13.76, 52.33],
+                                                                 [13.76, 52.67], [13.08, 52.67]]]}},
+        "contributors": None, "is_quote_status": False, "retweet_count": rng.randrange(0, 5000),
+        "favorite_count": rng.randrange(0, 20000), "favorited": False, "retweeted": False,
+        "possibly_sensitive": rng.random() < 0.02, "lang": rng.choice(["en", "de", "ja", "fr"]),
+        "edited_at": None if rng.random() < 0.8 else stamp(t + rng.randrange(60, 3600)),
+        "reply_count": rng.randrange(0, 300), "quote_count": rng.randrange(0, 100),
+        "filter_level": "low", "timestamp_ms": str(t * 1000), "withheld_copyright": False,
+        "scopes": {"followers": False}, "conversation_id": sid - rng.randrange(0, 1000),
+        "reply_settings": "everyone", "edit_history_tweet_ids": [str(sid)],
+        "edit_controls": {"edits_remaining": 5, "is_edit_eligible": True, "editable_until": stamp(t + 1800)},
+        "context_annotations": [{"domain": {"id": "46", "name": "Business Taxonomy", "description": sentence(rng, 6, 12)},
+                                 "entity": {"id": str(rng.randrange(10**17)), "name": rng.choice(WORDS)}}],
+        "public_metrics": {"retweet_count": 1, "reply_count": 2, "like_count": 3, "quote_count": 4,
+                           "bookmark_count": 5, "impression_count": rng.randrange(0, 10**6)},
+        "non_public_metrics": {}, "organic_metrics": {}, "promoted_metrics": {},
+        "attachments": {"media_keys": ["3_%d" % (sid + i) for i in range(rng.randrange(0, 3))]},
+        "author_id": str(user["id"]), "referenced_tweets": [], "withheld": None, "note_tweet": None,
+    }
+    # pad to about 80 keys with flags and counters the models do not map
+    for k in range(80 - len(status)):
+        status["x_extension_%02d" % k] = (rng.random() < 0.5) if k % 3 == 0 else rng.randrange(0, 10**9) if k % 3 == 1 else sentence(rng, 2, 6)
+    if depth == 0 and rng.random() < 0.15:
+        status["quoted_status"] = social_status(rng, sid - 7, users, depth + 1)
+        status["is_quote_status"] = True
+    return status
+
+
+def generate_social(count):
+    rng = random.Random(SOCIAL_SEED)
+    users = [social_user(rng, 10_000 + i) for i in range(2000)]
+    statuses = [social_status(rng, 1_700_000_000_000_000_000 + i * 4099, users) for i in range(count)]
+    return statuses
+
+
+def main_social(args):
+    doc = generate_social(args.count)
+    raw = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    out = args.out
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out + ".tmp", "wb") as f:
+        f.write(raw)
+    os.replace(out + ".tmp", out)
+    lines = out[:-5] + ".jsonl" if out.endswith(".json") else out + ".jsonl"
+    with open(lines + ".tmp", "wb") as f:
+        for status in doc:
+            f.write(json.dumps(status, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+    os.replace(lines + ".tmp", lines)
+    print("generate: %d statuses, %d bytes (%.1f MB) -> %s (and one per line in %s)" % (
+        args.count, len(raw), len(raw) / 1e6, out, lines))
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=20000)
-    ap.add_argument("--out", default=os.path.join(here, "data", "issues.json"))
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--social", action="store_true",
+                    help="the social search payload (default --count 5000, --out data/social.json)")
     args = ap.parse_args(argv)
+    if args.social:
+        if args.count == 20000 and "--count" not in " ".join(argv):
+            args.count = 5000
+        args.out = args.out or os.path.join(here, "data", "social.json")
+        return main_social(args)
+    args.out = args.out or os.path.join(here, "data", "issues.json")
     data = json.dumps(generate(args.count), ensure_ascii=False, separators=(",", ":"))
     raw = data.encode("utf-8")
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

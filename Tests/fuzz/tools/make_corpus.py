@@ -11,6 +11,10 @@ Outputs (all small, all in the repository):
   corpus/schema/       schema documents (valid and invalid) for fuzz_schema
   corpus/map/          "FIXTURE MODEL [many]\\n" + JSON text, for fuzz_map
   corpus/api/          short call programs for fuzz_api (opcodes as in fuzz_api.c)
+  corpus/bytes_diff/   fixture, model and call bytes + a conformance input as
+                       text, or + an input index and a mutation program
+                       (opcodes as in fuzz_bytes_diff.c), for fuzz_bytes_diff
+  corpus/bytes_parse/  model/call byte + JSON text, for fuzz_bytes_parse
 
 Re-run it after adding conformance cases; it replaces the generated files
 and leaves regressions/ alone.
@@ -112,7 +116,7 @@ def main():
             map_seeds.append(f"{name} {entry['model']}\n" + compact(entry["input"]))
 
     # write
-    for sub in ("schemas", "corpus/schema", "corpus/map", "corpus/api"):
+    for sub in ("schemas", "corpus/schema", "corpus/map", "corpus/api", "corpus/bytes_diff", "corpus/bytes_parse"):
         shutil.rmtree(os.path.join(FUZZ, sub), ignore_errors=True)
         os.makedirs(os.path.join(FUZZ, sub))
     for name, fixture in sorted(fixtures.items()):
@@ -161,6 +165,8 @@ def main():
                          OP_EQUAL, 0, 1, OP_MERGE, 0, 1, OP_MAP_FRESH, index, 2, 0, OP_EQUAL, 0, 2])
         write(os.path.join(FUZZ, "corpus", "api", f"cross-{index:02d}"), program)
 
+    write_bytes_seeds(fixtures, map_seeds)
+
     total = 0
     for dirpath, _, files in os.walk(os.path.join(FUZZ)):
         if "regressions" in dirpath:
@@ -168,6 +174,65 @@ def main():
         total += sum(os.path.getsize(os.path.join(dirpath, f)) for f in files)
     print(f"{len(fixtures)} fixtures, {len(set(map(compact, schema_docs)))} schema seeds, "
           f"{len(set(map_seeds))} map seeds, {len(names) * 2 - 1} api seeds; Tests/fuzz is {total / 1024:.0f} KiB")
+
+
+# fuzz_bytes_diff.c: mutation opcodes (enum op order there) and call numbers
+(BD_DROP_KEY, BD_CHANGE_TYPE, BD_NEST, BD_DUP_KEY, BD_BIG_NUMBER, BD_BAD_STRING,
+ BD_TRUNCATE, BD_ADD_KEY) = range(8)
+BD_RAW = 0x80
+BD_EXERCISE = 0x40
+BD_MAP, BD_MANY, BD_RESPONSE = 0, 1, 2
+
+# fuzz_bytes_parse.c: models (byte 0, bits 0-2) and calls (bits 3-4)
+BP_ANY, BP_RAW, BP_LOOSE, BP_STRICT, BP_LISTED = range(5)
+BP_TEXTS = [
+    '{"id":1,"name":"a","score":1.5,"flag":true,"when":"2024-01-02T03:04:05Z","data":{"x":[1,2,{"y":null}]},'
+    '"user":{"login":"octocat","id":9},"child":{"id":2,"items":[{"id":3}]},"tags":["a",null],"counts":{"a":1},'
+    '"extra":{"kept":[true,false,null,"s",1e5]}}',
+    '{"id":18446744073709551616}', '{"score":1e400}', '{"data":1e400}', '{"data":18446744073709551616}',
+    '{"unmapped":1e400,"id":1}', '{"unmapped":[99999999999999999999]}', '{"name":"<FF>"}',
+    '{"name":"a\\u0000b"}', '{"name":"\\ud800"}', '{"id":1,"id":"two"}', '{"id":1,"name":"x",}',
+    '{"a":' * 40 + '1' + '}' * 40, '[' * 600 + ']' * 600, '{"x":{"y":{"z":"deep"}}}',
+    '{"b":[1,"2",[3],{"4":5}],"a":null}', '  \n\t{"id":1}  ', '{"id":1} x', '{"id":1', '"just a string"',
+    '[{"id":1,"name":"a"},{"id":2,"name":"b","when":"2020-02-29T00:00:00+01:00"}]',
+    '{"items":[{"id":1,"tags":["x"]},{"id":2}],"meta":{}}', '{"id":1,"name":"n","kind":"c"}',
+    '{"id":1,"name":"n","surprise":0}', '',
+]
+
+
+def write_bytes_seeds(fixtures, map_seeds):
+    """Seeds of fuzz_bytes_diff and fuzz_bytes_parse."""
+    names = sorted(fixtures)
+    index = {name: i for i, name in enumerate(names)}
+    models = {name: sorted(fixtures[name]["schema"].get("models", {})) for name in names}
+    seeds = []
+    for seed in map_seeds:
+        header, _, body = seed.partition("\n")
+        parts = header.split(" ")
+        if parts[0] not in index or len(parts) < 2:
+            continue
+        model = models[parts[0]].index(parts[1]) if parts[1] in models[parts[0]] else 0
+        call = BD_MANY if parts[-1] == "many" else BD_MAP
+        seeds.append(bytes([index[parts[0]], model, BD_RAW | call]) + body.encode("utf-8"))
+    programs = [b"", bytes([BD_DROP_KEY, 0]), bytes([BD_CHANGE_TYPE, 5]), bytes([BD_NEST, 60]),
+                bytes([BD_NEST, 250]), bytes([BD_DUP_KEY, 8]), bytes([BD_BIG_NUMBER, 0]),
+                bytes([BD_BIG_NUMBER, 48]), bytes([BD_BAD_STRING, 1]), bytes([BD_TRUNCATE, 128]),
+                bytes([BD_ADD_KEY, 3, BD_BIG_NUMBER, 49])]
+    for name in names:
+        if not fixtures[name]["inputs"]:
+            continue
+        model = models[name].index(fixtures[name]["inputs"][0]["model"]) if models[name] else 0
+        for k, program in enumerate(programs):
+            call = (BD_MAP, BD_MANY | 4, BD_RESPONSE)[k % 3] | (BD_EXERCISE if k % 2 == 0 else 0)
+            seeds.append(bytes([index[name], model, call, k]) + program)
+    for seed in seeds:
+        write(os.path.join(FUZZ, "corpus", "bytes_diff", seed_name(seed)), seed)
+    for k, text in enumerate(BP_TEXTS):
+        data = text.encode("utf-8").replace(b"<FF>", b"\xff")  # invalid UTF-8
+        for model in (BP_ANY, BP_RAW, BP_LOOSE, BP_STRICT, BP_LISTED):
+            call = (0, 1, 2)[(k + model) % 3]
+            seed = bytes([model | call << 3]) + data
+            write(os.path.join(FUZZ, "corpus", "bytes_parse", seed_name(seed)), seed)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,176 @@
+/*
+ * bench_social.c - the second payload (Benchmarks/README.md, "The social
+ * payload"): a JSON array of large status objects of which the schema maps
+ * 12 fields each. Through the public C API only, so it measures whatever
+ * backs strata_map_manyb (jansson + the DOM mapper, or the byte parser).
+ *
+ *   bench_social PAYLOAD LINES SCHEMA MODEL [REPETITIONS]
+ *
+ * Rows (best and median of REPETITIONS after one warm-up):
+ *   json_loadb          jansson, bytes -> DOM (the yardstick)
+ *   strata_map_manyb    bytes -> models in one call
+ *   strata_map_many     DOM -> models (the DOM path, parse not counted)
+ *   map_lines_file      the same records one per line (LINES), from memory
+ * Output: one fact a line, "time KEY BEST MEDIAN REPS", for Benchmarks/run.py
+ * style tables (scripts/bench prints it as it is).
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strata.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "bench_social: cannot read %s\n", path);
+        exit(1);
+    }
+    buf = malloc((size_t)n + 1);
+    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "bench_social: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void report(const char *key, double *t, int n, size_t bytes) {
+    qsort(t, (size_t)n, sizeof *t, cmp);
+    printf("time %s %.6f %.6f %d  (%.1f MB/s)\n", key, t[0], t[n / 2], n, (double)bytes / 1e6 / t[0]);
+}
+
+static int on_model(strata_model_t *model, size_t line, void *data) {
+    (void)line;
+    ++*(size_t *)data;
+    strata_model_decref(model);
+    return 0;
+}
+
+static int on_error(const json_t *errors, size_t line, void *data) {
+    (void)data;
+    fprintf(stderr, "bench_social: line %zu: %s\n", line,
+            json_string_value(json_object_get(json_array_get(errors, 0), "message")));
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    size_t len, lines_len, count = 0, i;
+    char *buf, *lines;
+    strata_error_t err;
+    strata_schema_t *schema;
+    int reps, r;
+    double *t;
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s PAYLOAD LINES SCHEMA MODEL [REPETITIONS]\n", argv[0]);
+        return 2;
+    }
+    reps = argc > 5 ? atoi(argv[5]) : 5;
+    if (reps < 1)
+        reps = 1;
+    t = calloc((size_t)reps, sizeof *t);
+    buf = read_file(argv[1], &len);
+    lines = read_file(argv[2], &lines_len);
+    schema = strata_schema_load_file(argv[3], &err);
+    if (schema == NULL) {
+        fprintf(stderr, "bench_social: %s: %s\n", argv[3], err.message);
+        return 1;
+    }
+    printf("info social_payload %zu bytes\n", len);
+
+    /* json_loadb */
+    for (r = -1; r < reps; r++) {
+        json_error_t jerr;
+        double t0 = now();
+        json_t *dom = json_loadb(buf, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+        double t1 = now();
+        if (dom == NULL) {
+            fprintf(stderr, "bench_social: %s\n", jerr.text);
+            return 1;
+        }
+        json_decref(dom);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    report("social_json_loadb", t, reps, len);
+
+    /* strata_map_manyb */
+    for (r = -1; r < reps; r++) {
+        double t0 = now();
+        strata_model_t **ms = strata_map_manyb(schema, argv[4], buf, len, &count, &err);
+        double t1 = now();
+        if (ms == NULL) {
+            fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
+            return 1;
+        }
+        for (i = 0; i < count; i++)
+            strata_model_decref(ms[i]);
+        strata_free(ms);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    report("social_strata_map_manyb", t, reps, len);
+    printf("info social_models %zu\n", count);
+
+    /* strata_map_many on a parsed DOM */
+    {
+        json_error_t jerr;
+        json_t *dom = json_loadb(buf, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+        for (r = -1; r < reps; r++) {
+            double t0 = now();
+            strata_model_t **ms = strata_map_many(schema, argv[4], dom, &count, &err);
+            double t1 = now();
+            if (ms == NULL) {
+                fprintf(stderr, "bench_social: map_many: %s\n", err.message);
+                return 1;
+            }
+            for (i = 0; i < count; i++)
+                strata_model_decref(ms[i]);
+            strata_free(ms);
+            if (r >= 0)
+                t[r] = t1 - t0;
+        }
+        json_decref(dom);
+        report("social_strata_map_many_dom", t, reps, len);
+    }
+
+    /* the same records as JSON lines, from memory */
+    for (r = -1; r < reps; r++) {
+        size_t made = 0;
+        FILE *f = fmemopen(lines, lines_len, "rb");
+        double t0 = now();
+        int64_t n = strata_map_lines_file(schema, argv[4], f, 0, on_model, on_error, &made, &err);
+        double t1 = now();
+        fclose(f);
+        if (n < 0 || made != count) {
+            fprintf(stderr, "bench_social: map_lines_file: %s (%zu models)\n", err.message, made);
+            return 1;
+        }
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    report("social_strata_map_lines_file", t, reps, lines_len);
+
+    strata_schema_decref(schema);
+    free(buf);
+    free(lines);
+    free(t);
+    return 0;
+}
