@@ -10,14 +10,17 @@ package enum LineOutcome {
 
 /// The engine of JSON lines (docs/lines.md), push style: bytes go in with
 /// `feed` in chunks of any size, `finish` ends the input, and each line's
-/// outcome comes out through a closure, in order. Every line is parsed with
-/// jansson and mapped as `Schema.mapValue` maps one value, so a line gives
+/// outcome comes out through a closure, in order. Every line is parsed by
+/// the schema-directed byte parser (jansson for anything unusual) and mapped
+/// as `Schema.mapValue` maps one value, so a line gives
 /// what mapping it alone gives, with `line` set on its errors. Memory stays
 /// bounded by the longest line (at most the limit) whatever the input's size.
 package final class LineMapping {
   /// The schema the lines are mapped with.
   package let schema: Schema
   let type: ModelType
+  /// What the byte parser builds of each line (the schema's parse plan of the model).
+  let plan: ObjectWant
   var splitter: LineSplitter
 
   /// A mapping onto the model named `model`, refusing lines longer than
@@ -25,6 +28,7 @@ package final class LineMapping {
   package init(schema: Schema, model: String, limit: Int = LineSplitter.defaultLimit) throws(StrataError) {
     self.schema = schema
     self.type = try schema.modelType(model).get()
+    self.plan = schema.parsePlans.plan(type, in: schema)
     self.splitter = LineSplitter(limit: limit)
   }
 
@@ -56,7 +60,10 @@ package final class LineMapping {
       return .failure(StrataError([detail]), line: line)
     case .text(let line, let bytes):
       let value: JPtr
-      switch JSONText.parse(bytes) {
+      // The byte parser builds only what the model reads; it returns nil for
+      // anything unusual, and jansson then gives the exact answer.
+      let pruned = PrunedParser.parse(bytes, .object(PlanRef(plan: plan)))
+      switch pruned.map { Result<JPtr, StrataError>.success($0) } ?? JSONText.parse(bytes) {
       case .success(let parsed): value = parsed
       case .failure(let failure):
         // The text is one line: jansson's "line 1" says nothing.
