@@ -210,6 +210,87 @@ static void report_unexpected_failure(const char *file, const char *name, const 
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
 
+/* The byte parser (strata_mapb, strata_map_manyb) against the DOM path
+ * (json_loadb, then strata_map or strata_map_many) on the case's text: the
+ * same models (dictionary and JSON) or the same first error and count. */
+static void check_byte_paths(const char *file, const char *name, strata_schema_t *schema, const char *model_name,
+                             int many, const json_t *input, const json_t *input_text) {
+    char *owned = NULL;
+    const char *text;
+    size_t length, i, count_b = 0, count_d = 0;
+    strata_error_t err_b, err_d;
+    strata_model_t *one_b = NULL, *one_d = NULL, **many_b = NULL, **many_d = NULL;
+    json_t *dom;
+    int ok_b, ok_d;
+
+    if (model_name == NULL)
+        return;
+    if (input != NULL) {
+        owned = json_dumps(input, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
+        if (owned == NULL)
+            return;
+        text = owned;
+        length = strlen(owned);
+    } else if (json_is_string(input_text)) {
+        text = json_string_value(input_text);
+        length = json_string_length(input_text);
+    } else {
+        return;
+    }
+    dom = json_loadb(text, length, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+    if (dom == NULL) { /* a syntax error: both paths are jansson's then */
+        free(owned);
+        return;
+    }
+    memset(&err_b, 0, sizeof err_b);
+    memset(&err_d, 0, sizeof err_d);
+    if (many) {
+        many_b = strata_map_manyb(schema, model_name, text, length, &count_b, &err_b);
+        many_d = strata_map_many(schema, model_name, dom, &count_d, &err_d);
+        ok_b = many_b != NULL;
+        ok_d = many_d != NULL;
+    } else {
+        one_b = strata_mapb(schema, model_name, text, length, &err_b);
+        one_d = strata_map(schema, model_name, dom, &err_d);
+        ok_b = one_b != NULL;
+        ok_d = one_d != NULL;
+    }
+    if (ok_b != ok_d) {
+        fail(file, name, "byte paths: the parser %s what the DOM path %s", ok_b ? "mapped" : "refused",
+             ok_d ? "mapped" : "refused");
+    } else if (!ok_b) {
+        if (err_b.code != err_d.code || err_b.count != err_d.count || strcmp(err_b.path, err_d.path) != 0 ||
+            strcmp(err_b.message, err_d.message) != 0)
+            fail(file, name, "byte paths: errors differ: %s %s vs %s %s", err_b.path, err_b.message, err_d.path,
+                 err_d.message);
+    } else {
+        size_t n = many ? count_b : 1;
+        if (many && count_b != count_d)
+            fail(file, name, "byte paths: %zu models vs %zu", count_b, count_d);
+        for (i = 0; i < n && i < (many ? count_d : 1); i++) {
+            strata_model_t *b = many ? many_b[i] : one_b, *d = many ? many_d[i] : one_d;
+            json_t *db = strata_model_dictionary(b, NULL), *dd = strata_model_dictionary(d, NULL);
+            json_t *jb = strata_model_to_json(b, NULL), *jd = strata_model_to_json(d, NULL);
+            if (!json_equal(db, dd) || !json_equal(jb, jd))
+                fail(file, name, "byte paths: model %zu differs", i);
+            json_decref(db);
+            json_decref(dd);
+            json_decref(jb);
+            json_decref(jd);
+        }
+    }
+    for (i = 0; many_b != NULL && i < count_b; i++)
+        strata_model_decref(many_b[i]);
+    for (i = 0; many_d != NULL && i < count_d; i++)
+        strata_model_decref(many_d[i]);
+    strata_free(many_b);
+    strata_free(many_d);
+    strata_model_decref(one_b);
+    strata_model_decref(one_d);
+    json_decref(dom);
+    free(owned);
+}
+
 static void run_case(const char *file, const json_t *file_schema, strata_schema_t *loaded_schema,
                      const json_t *file_schema_errors, const json_t *c, size_t index) {
     char fallback_name[32];
@@ -310,6 +391,8 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
         fail(file, name, "the case has neither `input` nor `inputText`");
         goto done;
     }
+
+    check_byte_paths(file, name, schema, model_name, many, input, input_text);
 
     /* Map. */
     memset(&err, 0, sizeof err);

@@ -23,6 +23,42 @@ RESULT_KEYS = (
 )
 
 
+def _outcome(call: Any) -> Any:
+    try:
+        return ("ok", [m.to_dict() for m in call()], None)
+    except strata.MappingError as exc:
+        return ("error", None, exc.errors)
+
+
+def _not_json(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
+
+
+def _check_byte_paths(schema: strata.Schema, model: str, many: bool, case: Dict[str, Any]) -> None:
+    """The byte parser (map/map_many of bytes: strata_mapb) against the DOM path
+    (the same input as Python data: strata_map on a json_t): equal answers."""
+    if "input" in case:
+        text = json.dumps(case["input"], ensure_ascii=False).encode("utf-8")
+        data: Any = case["input"]
+    elif isinstance(case.get("inputText"), str):
+        text = case["inputText"].encode("utf-8")
+        try:
+            data = json.loads(text, parse_constant=_not_json)
+        except ValueError:
+            return  # a syntax error: both paths are jansson's then
+    else:
+        return
+    if isinstance(data, str):
+        return  # Python str data is read as JSON text: no DOM path to compare with
+    if many:
+        pruned = _outcome(lambda: schema.map_many(model, text))
+        dom = _outcome(lambda: schema.map_many(model, data))
+    else:
+        pruned = _outcome(lambda: [schema.map(model, text)])
+        dom = _outcome(lambda: [schema.map(model, data)])
+    assert pruned == dom, f"byte paths differ:\nparser: {pruned!r}\nDOM:    {dom!r}"
+
+
 def _as_document(value: Any) -> Any:
     """A JSON value of a case as an argument: a JSON string must not be taken for
     JSON text (strata reads a Python str as text), so it is encoded first."""
@@ -86,6 +122,7 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
         pytest.fail("the case has no model")
     data = _input(case)
     many = bool(case.get("many", False))
+    _check_byte_paths(schema, model, many, case)
 
     if "errors" in case:
         with pytest.raises(strata.MappingError) as failure:
