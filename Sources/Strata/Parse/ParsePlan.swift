@@ -139,6 +139,13 @@ private struct PlanBuilder {
   let schema: Schema
   var memo: [Int: ObjectWant]
   let store: WantStore
+  /// Models being built, one inside another (a chain of nested models).
+  var nesting = 0
+  /// The lowest stack address the recursion may reach on this thread.
+  let stackLimit = StackGuard.limit()
+  /// Past this many nested models, a model's values are built whole (`.all`:
+  /// always correct, only not pruned) rather than recursing further.
+  static let maxNesting = 200
 
   mutating func model(_ index: Int) -> ObjectWant {
     if let done = memo[index] { return done }
@@ -194,7 +201,12 @@ private struct PlanBuilder {
   mutating func want(_ type: TypeRef) -> Want {
     switch type {
     case .model(let index):
-      return index < schema.models.count ? .object(PlanRef(plan: model(index))) : .all
+      guard index < schema.models.count else { return .all }
+      if let done = memo[index] { return .object(PlanRef(plan: done)) }
+      guard nesting < Self.maxNesting, StackGuard.hasRoom(stackLimit) else { return .all }
+      nesting += 1
+      defer { nesting -= 1 }
+      return .object(PlanRef(plan: model(index)))
     case .array(let element): return element.isLeafy ? .all : .elements(want(element))
     case .dict(let element): return element.isLeafy ? .all : .values(want(element))
     case .optional(let inner): return want(inner)

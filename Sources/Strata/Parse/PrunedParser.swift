@@ -26,6 +26,9 @@ struct PrunedParser {
   /// The open brackets of a value being skipped (reused).
   private var skipStack: [UInt8] = []
 
+  /// The lowest stack address the recursion may reach on this thread:
+  /// nearer than that, the text goes to jansson.
+  private let stackLimit = StackGuard.limit()
   /// Nesting past this goes to jansson (its own limit is 2048).
   static let depthLimit = 2000
 
@@ -110,7 +113,9 @@ struct PrunedParser {
   private mutating func object(_ wantOf: (UnsafeBufferPointer<UInt8>) -> Want?) -> JPtr? {
     depth += 1
     defer { depth -= 1 }
-    guard depth < Self.depthLimit, let out = json_object() else { return fail() }
+    guard depth < Self.depthLimit, StackGuard.hasRoom(stackLimit), let out = json_object() else {
+      return fail()
+    }
     position += 1
     skipSpace()
     if position < end && base[position] == UInt8(ascii: "}") {
@@ -175,7 +180,9 @@ struct PrunedParser {
   private mutating func array(_ want: Want) -> JPtr? {
     depth += 1
     defer { depth -= 1 }
-    guard depth < Self.depthLimit, let out = json_array() else { return fail() }
+    guard depth < Self.depthLimit, StackGuard.hasRoom(stackLimit), let out = json_array() else {
+      return fail()
+    }
     position += 1
     skipSpace()
     if position < end && base[position] == UInt8(ascii: "]") {
