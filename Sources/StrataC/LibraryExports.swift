@@ -58,7 +58,6 @@ public func strata_free(_ pointer: UnsafeMutableRawPointer?) {
   free(pointer)
 }
 
-/// Parses a C buffer of JSON text (a new reference).
 /// The bytes of a C buffer, or an `argument` error for NULL or a negative length.
 func checkedBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
   UnsafeBufferPointer<UInt8>, StrataError
@@ -73,16 +72,9 @@ func checkedBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
     UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length))
 }
 
+/// Parses a C buffer of JSON text (a new reference), checked as `checkedBuffer` checks it.
 func parseBuffer(_ buffer: UnsafePointer<CChar>?, _ length: Int) -> Result<
   UnsafeMutablePointer<json_t>, StrataError
 > {
-  guard let buffer else {
-    return .failure(StrataError([ErrorDetail(path: "", code: .argument, message: "the buffer is NULL")]))
-  }
-  guard length >= 0 else {
-    return .failure(StrataError([ErrorDetail(path: "", code: .argument, message: "the length is negative")]))
-  }
-  let bytes = UnsafeBufferPointer(
-    start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: length)
-  return JSONText.parse(bytes)
+  checkedBuffer(buffer, length).flatMap { JSONText.parse($0) }
 }

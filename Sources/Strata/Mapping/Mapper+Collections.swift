@@ -15,6 +15,11 @@ extension Mapper {
         report(.null, "expected a '\(modelType.name)' object, found null", owner)
         return nil
       }
+      if let collector = relations, owner.property >= 0, owner.property < owner.model.properties.count,
+        owner.model.properties[owner.property].relation != nil
+      {
+        return collector.hold(value, steps: steps, model: index)
+      }
       guard JValue.isObject(value) else {
         report(.type, "expected a '\(modelType.name)' object, found \(JValue.typeName(value))", owner)
         return nil

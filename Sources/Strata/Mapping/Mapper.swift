@@ -34,6 +34,9 @@ struct Mapper {
   var clearsNull = false
   var errors: [ErrorDetail] = []
   var steps: [PathStep] = []
+  /// Inside a graph import: the relationship values of records are held
+  /// here, unmapped, for the import to resolve into records (GraphImport.swift).
+  var relations: RelationCollector? = nil
   var depth = 0
   /// The lowest stack address recursion may reach on this thread.
   let stackLimit = StackGuard.limit()

@@ -15,6 +15,9 @@ package final class ModelObject: @unchecked Sendable {
   var slots: ContiguousArray<Slot>
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
   var unknown: JPtr?
+  /// For the committed state of a graph record: the record (the object is
+  /// then read only; a copy is an ordinary model).
+  weak var graphRecord: GraphRecord?
 
   init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
   {

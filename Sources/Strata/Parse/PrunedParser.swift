@@ -1,6 +1,10 @@
 import CJansson
 import Glibc
 
+// Long because the scanner is one unit: strings, numbers, skipping and
+// building share the cursor and scratch buffer as private state, which
+// splitting across files would have to widen to the whole module.
+
 /// Reads JSON text into a jansson value holding only what a model reads:
 /// wanted keys are built (as jansson would build them), everything else is
 /// validated and skipped without allocating.

@@ -24,6 +24,8 @@ struct PropertySpec: @unchecked Sendable {
   var rules: ValueRules?
   /// How `merge` and `update` combine this property's values.
   var merge: MergePolicy = .replace
+  /// The relationship this property is in a graph context, or nil (Relation.swift).
+  var relation: Relation? = nil
 
   /// The key path for messages: "user.login", "/a.b/c", or the list.
   var locationText: String {
@@ -69,6 +71,11 @@ package final class ModelType: @unchecked Sendable {
   }
   /// The primary key's properties (indices), possibly empty.
   var primaryKey: [Int] = []
+  /// The model whose records share one key space with this one's in a graph
+  /// context: the furthest base along `extends` with the same primary key.
+  var keyRoot: Int = 0
+  /// The indices of the properties that are relationships, in order.
+  var relations: [Int] = []
   /// The first key of every property's location: the input keys the model maps.
   var mappedKeys: Set<String> = []
   /// How to choose a subtype for input of this model (class clusters), or nil.

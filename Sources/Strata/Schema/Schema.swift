@@ -21,11 +21,14 @@ public final class Schema: @unchecked Sendable {
   let instanceTemplates: [String: String]
   /// What the byte parser builds of each model's objects (Sources/Strata/Parse), made on first use.
   let parsePlans = ParsePlans()
+  /// The host's key injectors, by model name (Sources/Strata/Graph/KeyInjector.swift).
+  let keyInjectors: [String: KeyInjector]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
   private init(
-    loading document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]
+    loading document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:],
+    keyInjectors: [String: KeyInjector] = [:]
   ) throws(StrataError) {
     if Nesting.exceeds(document, Nesting.documentLimit) {
       throw StrataError(
@@ -43,7 +46,26 @@ public final class Schema: @unchecked Sendable {
     var index: [String: Int] = [:]
     for model in structure.models { index[model.name] = model.index }
     self.modelIndex = index
+    self.keyInjectors = keyInjectors
     try loader.readValues(document, schema: self)
+    var problems: [ErrorDetail] = []
+    for name in keyInjectors.keys.sorted() {
+      guard let model = index[name] else {
+        problems.append(
+          ErrorDetail(
+            path: "", code: .argument,
+            message: "a key injector names model '\(name)', which the schema does not have"
+              + Suggestion.hint(for: name, among: modelNames)))
+        continue
+      }
+      if structure.models[model].primaryKey.isEmpty {
+        problems.append(
+          ErrorDetail(
+            path: "", model: name, code: .argument,
+            message: "a key injector gives keys to '\(name)', which has no primaryKey"))
+      }
+    }
+    if !problems.isEmpty { throw StrataError(problems) }
   }
 
   deinit {
@@ -56,7 +78,8 @@ public final class Schema: @unchecked Sendable {
   /// own, by the names the schema's `transform` keys use, and `mergers` the
   /// host's merge policies, by the names the schema's `merge` keys use.
   public convenience init(
-    _ document: JSON, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
+    _ document: JSON, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:],
+    keyInjectors: [String: KeyInjectorFunction] = [:]
   ) throws(StrataError) {
     guard let pointer = document.makeJansson() else {
       throw StrataError(code: .schema, message: "the schema document holds a value JSON cannot represent")
@@ -64,7 +87,7 @@ public final class Schema: @unchecked Sendable {
     defer { JValue.release(pointer) }
     try self.init(
       loading: pointer, transformers: try Schema.engineTransformers(transformers),
-      mergers: try Schema.engineMergers(mergers))
+      mergers: try Schema.engineMergers(mergers), keyInjectors: Schema.engineInjectors(keyInjectors))
   }
 
   private static func engineMergers(_ mergers: [String: ValueMerger]) throws(StrataError) -> [String: Merger]
@@ -92,13 +115,32 @@ public final class Schema: @unchecked Sendable {
   /// let schema = try Schema(parsing: #"{"strata": 1, "models": {"GHLabel": {"properties": {"name": {"type": "string"}}}}}"#)
   /// ```
   public convenience init(
-    parsing text: String, transformers: [String: ValueTransformer] = [:], mergers: [String: ValueMerger] = [:]
+    parsing text: String, transformers: [String: ValueTransformer] = [:],
+    mergers: [String: ValueMerger] = [:],
+    keyInjectors: [String: KeyInjectorFunction] = [:]
   ) throws(StrataError) {
     let pointer = try JSONText.parse(text).get()
     defer { JValue.release(pointer) }
     try self.init(
       loading: pointer, transformers: try Schema.engineTransformers(transformers),
-      mergers: try Schema.engineMergers(mergers))
+      mergers: try Schema.engineMergers(mergers), keyInjectors: Schema.engineInjectors(keyInjectors))
+  }
+
+  /// Engine injectors over Swift functions.
+  private static func engineInjectors(_ injectors: [String: KeyInjectorFunction]) -> [String: KeyInjector] {
+    var out: [String: KeyInjector] = [:]
+    for (model, function) in injectors {
+      out[model] = KeyInjector(model: model) { value, parent in
+        do {
+          let key = try function(JSON(borrowing: value), parent.map { JSON(borrowing: $0) })
+          guard let made = key.makeJansson() else { return .failure(MergeRefusal("the key is not JSON")) }
+          return .success(made)
+        } catch {
+          return .failure(MergeRefusal("\(error)"))
+        }
+      }
+    }
+    return out
   }
 
   /// Loads a schema from JSON given as UTF-8 bytes (`[UInt8]`, or Foundation's `Data`).
@@ -140,10 +182,13 @@ public final class Schema: @unchecked Sendable {
 
   /// Loads a schema document given as a jansson value (borrowed).
   package static func load(
-    _ document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:]
+    _ document: JPtr, transformers: [String: Transformer] = [:], mergers: [String: Merger] = [:],
+    keyInjectors: [String: KeyInjector] = [:]
   ) -> Result<Schema, StrataError> {
     do {
-      return .success(try Schema(loading: document, transformers: transformers, mergers: mergers))
+      return .success(
+        try Schema(
+          loading: document, transformers: transformers, mergers: mergers, keyInjectors: keyInjectors))
     } catch {
       return .failure(error)
     }

@@ -50,7 +50,9 @@ extension SchemaLoader {
           fail(path + [key], model: model, property: name, "'required' must be true or false")
           ok = false
         }
-      case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone", "merge":
+      case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone", "merge",
+        "inverse",
+        "orphans":
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
@@ -66,7 +68,7 @@ extension SchemaLoader {
                 among: [
                   "type", "json", "required", "default", "enum", "enumDefault", "transform", "validate",
                   "format",
-                  "timezone", "merge",
+                  "timezone", "merge", "inverse", "orphans",
                 ])
           )
         }

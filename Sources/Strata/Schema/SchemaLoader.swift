@@ -32,9 +32,7 @@ struct SchemaLoader {
   /// Keys that later releases give meaning to: refused with a clear message.
   static let laterDocumentKeys: Set<String> = []
   static let laterModelKeys: Set<String> = []
-  static let laterPropertyKeys: Set<String> = [
-    "inverse"
-  ]
+  static let laterPropertyKeys: Set<String> = []
 
   /// The document's version and models, read by passes 1 and 2.
   struct Structure {
@@ -67,6 +65,7 @@ struct SchemaLoader {
   mutating func readValues(_ doc: JPtr, schema: Schema) throws(StrataError) {
     if let modelsObject = expandedModels ?? json_object_get(doc, "models") {
       for model in schema.models { readValues(model, schema: schema, models: modelsObject) }
+      readRelations(schema: schema, models: modelsObject)
     }
     if !errors.isEmpty { throw StrataError(errors) }
   }

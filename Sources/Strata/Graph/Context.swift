@@ -1,0 +1,134 @@
+import CJansson
+
+/// A graph context for Swift: uniqued records of a schema's models (found
+/// by `primaryKey`), their relationships kept in step with their inverses,
+/// in memory or in an SQLite file. See docs/graph.md.
+///
+/// ```swift
+/// let context = try Context(schema: schema)               // in memory
+/// let result = try context.import("Post", posts)
+/// let author = try result.records[0].one("author")
+/// ```
+///
+/// A context may be shared between threads: every call takes its lock.
+public final class Context: Sendable {
+  let engine: GraphContext
+
+  /// The schema.
+  public var schema: Schema { engine.schema }
+
+  /// Opens a context in memory (`path` nil) or on the SQLite file at `path`
+  /// (created when missing; its records are read in, migrated when the file
+  /// was written by an older schema version; a newer one is an `argument` error).
+  public init(schema: Schema, path: String? = nil) throws(StrataError) {
+    engine = try GraphContext(schema: schema, path: path)
+  }
+
+  /// Closes the context (and its file); later calls throw `argument` errors.
+  public func close() { engine.close() }
+
+  /// Imports the records of `model` in `data` as one transaction: each found
+  /// by its key and updated, or made; relationships linked; the result lists
+  /// the top-level records in input order. On any error nothing changes.
+  public func `import`(
+    _ model: String, _ data: JSON, root: String? = nil, deleteOrphans: OrphanDeletion? = nil
+  ) throws(StrataError) -> ImportResult {
+    guard let pointer = data.makeJansson() else {
+      throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
+    }
+    defer { JValue.release(pointer) }
+    return try importPointer(model, pointer, root: root, deleteOrphans: deleteOrphans)
+  }
+
+  /// Imports the records of `model` in JSON text.
+  public func `import`(
+    _ model: String, parsing text: String, root: String? = nil, deleteOrphans: OrphanDeletion? = nil
+  ) throws(StrataError) -> ImportResult {
+    let pointer = try JSONText.parse(text).get()
+    defer { JValue.release(pointer) }
+    return try importPointer(model, pointer, root: root, deleteOrphans: deleteOrphans)
+  }
+
+  private func importPointer(_ model: String, _ pointer: JPtr, root: String?, deleteOrphans: OrphanDeletion?)
+    throws(StrataError) -> ImportResult
+  {
+    var scope: [(String, JPtr)] = []
+    defer { for (_, value) in scope { JValue.release(value) } }
+    var rule: OrphanRule? = nil
+    if let deleteOrphans {
+      for (name, value) in deleteOrphans.scope.sorted(by: { $0.key < $1.key }) {
+        guard let made = value.makeJansson() else {
+          throw StrataError(code: .type, message: "the orphan rule's value of '\(name)' is not JSON")
+        }
+        scope.append((name, made))
+      }
+      let keep = deleteOrphans.keep
+      rule = OrphanRule(
+        model: deleteOrphans.model, scope: scope,
+        keep: keep.map { function in { object in function(Record(object, context: self)) } })
+    }
+    let outcome = try engine.importValue(model, pointer, ImportRequest(root: root, orphans: rule)).get()
+    return ImportResult(
+      records: outcome.records.map { Record($0, context: self) },
+      created: Dictionary(outcome.created, uniquingKeysWith: +),
+      updated: Dictionary(outcome.updated, uniquingKeysWith: +),
+      deleted: Dictionary(outcome.deleted, uniquingKeysWith: +),
+      warnings: outcome.warnings.map {
+        ErrorDetail(path: $0.path, model: $0.model, code: .missing, message: $0.message)
+      })
+  }
+
+  /// The record of `model` under `key` (its canonical value; a list for a
+  /// composite key; the related record's key for a relationship key), or nil.
+  public func get(_ model: String, key: JSON) throws(StrataError) -> Record? {
+    guard let pointer = key.makeJansson() else {
+      throw StrataError(code: .type, message: "the key is not JSON")
+    }
+    defer { JValue.release(pointer) }
+    return try engine.record(model, key: pointer).get().map { Record($0, context: self) }
+  }
+
+  /// Every record of `model` (and its subtypes), in key order.
+  public func all(_ model: String) throws(StrataError) -> [Record] {
+    try engine.records(model).get().map { Record($0, context: self) }
+  }
+
+  /// The number of records of `model` (and its subtypes).
+  public func count(_ model: String) throws(StrataError) -> Int { try engine.count(model).get() }
+
+  /// Deletes a record; the relationships that held it (and their inverses) let go of it.
+  public func delete(_ record: Record) throws(StrataError) { try engine.delete(record.model.object).get() }
+}
+
+/// What `Context.import` did.
+public struct ImportResult: Sendable {
+  /// The top-level records, in input order (a record given twice is listed twice).
+  public let records: [Record]
+  /// Records made, by model name (stubs made for bare keys included).
+  public let created: [String: Int]
+  /// Records that existed and that the input gave as objects, by model name.
+  public let updated: [String: Int]
+  /// Records deleted (orphans), by model name.
+  public let deleted: [String: Int]
+  /// Records given no key (made fresh): where, which model, and why.
+  public let warnings: [ErrorDetail]
+}
+
+/// The orphan rule of an import: the records of `model` whose properties
+/// equal `scope` (relationships compared by key) and that the response did
+/// not contain are deleted, unless `keep` returns true for one.
+public struct OrphanDeletion: Sendable {
+  /// The model whose records the rule deletes.
+  public var model: String
+  /// Property -> canonical value: only records with these values are in scope.
+  public var scope: [String: JSON]
+  /// Called for each record about to go: true keeps it.
+  public var keep: (@Sendable (Record) -> Bool)?
+
+  /// A rule from its parts.
+  public init(model: String, where scope: [String: JSON] = [:], keep: (@Sendable (Record) -> Bool)? = nil) {
+    self.model = model
+    self.scope = scope
+    self.keep = keep
+  }
+}

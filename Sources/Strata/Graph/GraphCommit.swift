@@ -1,0 +1,84 @@
+import CJansson
+
+/// Applies a finished transaction: first to the file (one SQLite
+/// transaction), then to memory. When the file refuses (read only, full
+/// disk), memory is left as it was and the error is an `io` error.
+enum GraphCommit {
+  /// Records made and deleted, by model name, in the order first met.
+  struct Counts {
+    var created: [(String, Int)] = []
+    var deleted: [(String, Int)] = []
+  }
+
+  /// The body a record is stored with: its model, whether it is a stub, and
+  /// its canonical values (relationships as keys).
+  static func body(_ state: RecordState) -> JPtr? {
+    guard let body = json_object(), let values = state.object.dictionary(archive: true) else { return nil }
+    JValue.setNew(body, "model", JValue.makeString(state.model.name) ?? json_null())
+    if state.isStub { JValue.setNew(body, "stub", json_true()) }
+    JValue.setNew(body, "values", values)
+    return body
+  }
+
+  static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)
+    throws(StrataError) -> Counts
+  {
+    var finished: [(GraphRecord, RecordState?)] = []
+    finished.reserveCapacity(transaction.touched.count)
+    for record in transaction.touched {
+      if transaction.deleted.contains(ObjectIdentifier(record)) {
+        finished.append((record, nil))
+        continue
+      }
+      var state = transaction.state(record)
+      let object = GraphOutput.materialize(state, schema: transaction.schema)
+      object.graphRecord = record
+      state.object = object
+      finished.append((record, state))
+    }
+    if let store {
+      var bodies: [JPtr] = []
+      defer { for body in bodies { JValue.release(body) } }
+      var changes: [GraphStore.Change] = []
+      for (record, state) in finished {
+        let root = transaction.schema.models[record.keyRoot].name
+        if let state {
+          guard let body = body(state) else {
+            throw StrataError(code: .io, message: "cannot write the record \(record.key) (out of memory)")
+          }
+          bodies.append(body)
+          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body))
+        } else if !transaction.isNewlyMade(record) {
+          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
+        }
+      }
+      if !changes.isEmpty { try store.write(changes) }
+    }
+    var counts = Counts()
+    var created: [String: Int] = [:]
+    var deleted: [String: Int] = [:]
+    for (record, state) in finished {
+      if let state {
+        if transaction.isNew(record) {
+          memory.index[record.keyRoot, default: [:]][record.key] = record
+          let name = state.model.name
+          if created[name] == nil { counts.created.append((name, 0)) }
+          created[name, default: 0] += 1
+        }
+        record.state = state
+      } else {
+        if !transaction.isNewlyMade(record) {
+          let name = record.state.model.name
+          if deleted[name] == nil { counts.deleted.append((name, 0)) }
+          deleted[name, default: 0] += 1
+          memory.index[record.keyRoot]?[record.key] = nil
+        }
+        record.clear()
+      }
+    }
+    counts.created = counts.created.map { ($0.0, created[$0.0] ?? 0) }
+    counts.deleted = counts.deleted.map { ($0.0, deleted[$0.0] ?? 0) }
+    memory.nextSynthetic = transaction.nextSynthetic
+    return counts
+  }
+}

@@ -1,0 +1,405 @@
+import CJansson
+import Glibc
+
+/// A graph context: the uniqued records of a schema's models, in memory,
+/// or in memory and in an SQLite file (Sources/Strata/Graph/Store).
+///
+/// Every call takes the context's lock, so a context may be shared between
+/// threads; calls run one at a time. An import works on drafts and commits
+/// to the file and then to memory only when all of it succeeded.
+package final class GraphContext: @unchecked Sendable {
+  /// The schema.
+  package let schema: Schema
+  /// The file, or nil for a context in memory only.
+  package let path: String?
+  let memory = GraphMemory()
+  private var store: GraphStore?
+  private var closed = false
+  /// True while an import or delete runs (a callback may read, not change).
+  private var changing = false
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
+  /// file at `path` (created when missing), whose records are read in.
+  package init(schema: Schema, path: String?) throws(StrataError) {
+    self.schema = schema
+    self.path = path == ":memory:" ? nil : path
+    mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    if let file = self.path {
+      do throws(StrataError) {
+        let opened = try GraphStore(path: file, schemaVersion: schema.version)
+        store = opened
+        try GraphLoading.load(opened, into: memory, schema: schema)
+      } catch {
+        store?.close()
+        memory.clear()
+        throw error
+      }
+    }
+  }
+
+  deinit {
+    memory.clear()
+    store?.close()
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` under the lock, refusing a closed context.
+  private func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    return body()
+  }
+
+  /// Runs a change under the lock; a change from inside another (a callback) is refused.
+  private func changingLocked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+    locked { () -> Result<R, StrataError> in
+      if changing {
+        return .failure(
+          StrataError(
+            code: .argument, message: "the context is importing: a callback may read it, not change it"))
+      }
+      changing = true
+      defer { changing = false }
+      return body()
+    }
+  }
+
+  /// Closes the context: the file is closed and every later call is an
+  /// `argument` error. Record handles stay readable as models. Idempotent.
+  package func close() {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed || changing { return }
+    closed = true
+    memory.clear()
+    store?.close()
+    store = nil
+  }
+
+  /// True once closed.
+  package var isClosed: Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return closed
+  }
+
+  // MARK: models
+
+  /// The model named `name`, which must have a primary key.
+  private func recordType(_ name: String) -> Result<ModelType, StrataError> {
+    switch schema.modelType(name) {
+    case .failure(let error): return .failure(error)
+    case .success(let type):
+      if type.primaryKey.isEmpty {
+        return .failure(
+          StrataError(
+            code: .argument,
+            message: "model '\(name)' has no primaryKey: only models with a primaryKey are records of a graph"
+          ))
+      }
+      return .success(type)
+    }
+  }
+
+  // MARK: importing
+
+  /// Imports the records of `model` in `response` (borrowed): one transaction.
+  package func importValue(_ model: String, _ response: JPtr, _ request: ImportRequest) -> Result<
+    ImportOutcome, StrataError
+  > {
+    changingLocked { () -> Result<ImportOutcome, StrataError> in
+      let type: ModelType
+      switch recordType(model) {
+      case .failure(let error): return .failure(error)
+      case .success(let found): type = found
+      }
+      var root = type.response.root
+      if let text = request.root {
+        switch ResponseLocation.parse(text) {
+        case .success(let location): root = location
+        case .failure(let problem):
+          return .failure(StrataError(code: .argument, message: "the root option: \(problem.message)"))
+        }
+      }
+      var importer = GraphImporter(schema: schema, memory: memory)
+      let records = importer.importResponse(response, type: type, root: root)
+      guard let records, importer.mapper.errors.isEmpty else {
+        return .failure(StrataError(importer.mapper.errors))
+      }
+      if let rule = request.orphans {
+        if case .failure(let error) = deleteOrphans(rule, &importer) { return .failure(error) }
+      }
+      importer.transaction.deleteOrphans()
+      let changes: GraphCommit.Counts
+      do throws(StrataError) {
+        changes = try GraphCommit.commit(&importer.transaction, memory: memory, store: store)
+      } catch {
+        return .failure(error)
+      }
+      var updated: [String: Int] = [:]
+      var updatedOrder: [String] = []
+      for record in importer.updated where !record.isDeleted {
+        let name = record.state.model.name
+        if updated[name] == nil { updatedOrder.append(name) }
+        updated[name, default: 0] += 1
+      }
+      return .success(
+        ImportOutcome(
+          records: records.map(\.state.object), created: changes.created,
+          updated: updatedOrder.map { ($0, updated[$0] ?? 0) }, deleted: changes.deleted,
+          warnings: importer.warnings))
+    }
+  }
+
+  /// Deletes the records in the rule's scope that the import did not meet.
+  private func deleteOrphans(_ rule: OrphanRule, _ importer: inout GraphImporter) -> Result<Void, StrataError>
+  {
+    let type: ModelType
+    switch recordType(rule.model) {
+    case .failure(let error): return .failure(error)
+    case .success(let found): type = found
+    }
+    var scope: [(Int, JPtr)] = []
+    for (name, value) in rule.scope {
+      guard let index = type.propertyIndex[name] else {
+        return .failure(
+          StrataError(
+            code: .argument,
+            message: "the orphan rule's 'where' names '\(name)', which is not a property of '\(type.name)'"
+              + Suggestion.hint(for: name, among: type.properties.map(\.name))))
+      }
+      scope.append((index, value))
+    }
+    let candidates = (memory.index[type.keyRoot] ?? [:]).values.sorted { $0.key < $1.key }
+    for record in candidates {
+      let state = record.state
+      guard state.model.isSelfOrDescendant(of: type), !importer.seen.contains(ObjectIdentifier(record)),
+        !importer.transaction.isDeleted(record)
+      else { continue }
+      let object = state.object
+      var inScope = true
+      for (index, value) in scope {
+        guard index < object.slots.count, let current = Serializer.canonical(object.slots[index]) else {
+          inScope = false
+          break
+        }
+        defer { JValue.release(current) }
+        if json_equal(current, value) == 0 {
+          inScope = false
+          break
+        }
+      }
+      if !inScope { continue }
+      if let keep = rule.keep, keep(object) { continue }
+      importer.transaction.delete(record)
+    }
+    return .success(())
+  }
+
+  // MARK: reading
+
+  /// The record of `model` under `key` (borrowed: the key's canonical value,
+  /// a list for a composite key), nil when there is none.
+  package func record(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
+    locked { () -> Result<ModelObject?, StrataError> in
+      let type: ModelType
+      switch recordType(model) {
+      case .failure(let error): return .failure(error)
+      case .success(let found): type = found
+      }
+      switch readKey(key, type) {
+      case .failure(let error): return .failure(error)
+      case .success(let recordKey):
+        guard let record = memory.record(type.keyRoot, recordKey),
+          record.state.model.isSelfOrDescendant(of: type)
+        else { return .success(nil) }
+        return .success(record.state.object)
+      }
+    }
+  }
+
+  /// A key given to `get`, read through the key properties' types.
+  private func readKey(_ key: JPtr, _ type: ModelType) -> Result<RecordKey, StrataError> {
+    if JValue.isObject(key), let synthetic = RecordKey(json: key), case .synthetic = synthetic {
+      return .success(synthetic)
+    }
+    let keys = type.primaryKey
+    var parts: [RecordKey] = []
+    for (position, index) in keys.enumerated() where index < type.properties.count {
+      let value: JPtr?
+      if keys.count == 1 {
+        value = key
+      } else {
+        guard JValue.isArray(key), json_array_size(key) == keys.count else {
+          return .failure(
+            StrataError(
+              code: .type,
+              message: "a key of '\(type.name)' is a list of \(keys.count) values, found \(Mapper.show(key))")
+          )
+        }
+        value = json_array_get(key, position)
+      }
+      guard let value else { return .failure(StrataError(code: .type, message: "the key is missing")) }
+      let spec = type.properties[index]
+      if let relation = spec.relation, relation.target < schema.models.count {
+        switch readKey(value, schema.models[relation.target]) {
+        case .failure(let error): return .failure(error)
+        case .success(let part): parts.append(part)
+        }
+        continue
+      }
+      var reader = Mapper(schema: schema, mode: .canonical)
+      let slot = reader.read(value, type: spec.type, model: type, property: index)
+      defer { slot.release() }
+      guard reader.errors.isEmpty, case .leaf(let leaf) = slot, let part = RecordKey(json: leaf) else {
+        var errors = reader.errors
+        if errors.isEmpty {
+          errors = [ErrorDetail(path: "", code: .type, message: "\(Mapper.show(value)) cannot be a key")]
+        }
+        return .failure(
+          StrataError(
+            errors.map { detail in
+              var keyed = detail
+              keyed.message = "the key of '\(type.name)': \(detail.message)"
+              return keyed
+            }))
+      }
+      parts.append(part)
+    }
+    return .success(parts.count == 1 ? parts[0] : .composite(parts))
+  }
+
+  /// Every record of `model` (and its subtypes), in key order.
+  package func records(_ model: String) -> Result<[ModelObject], StrataError> {
+    locked { () -> Result<[ModelObject], StrataError> in
+      switch recordType(model) {
+      case .failure(let error): return .failure(error)
+      case .success(let type):
+        let records = (memory.index[type.keyRoot] ?? [:]).values.filter {
+          $0.state.model.isSelfOrDescendant(of: type)
+        }
+        return .success(records.sorted { $0.key < $1.key }.map(\.state.object))
+      }
+    }
+  }
+
+  /// The number of records of `model` (and its subtypes).
+  package func count(_ model: String) -> Result<Int, StrataError> {
+    locked { () -> Result<Int, StrataError> in
+      switch recordType(model) {
+      case .failure(let error): return .failure(error)
+      case .success(let type):
+        let records = memory.index[type.keyRoot] ?? [:]
+        if type.keyRoot == type.index && !schema.hasSubtypesSharingKeys(type) {
+          return .success(records.count)
+        }
+        return .success(
+          records.values.reduce(0) { $0 + ($1.state.model.isSelfOrDescendant(of: type) ? 1 : 0) })
+      }
+    }
+  }
+
+  /// The live record behind a record handle of this context.
+  private func liveRecord(_ object: ModelObject) -> Result<GraphRecord, StrataError> {
+    guard let record = object.graphRecord else {
+      return .failure(
+        StrataError(
+          code: .argument, message: "the '\(object.type.name)' model is not a record of a graph context"))
+    }
+    guard !record.isDeleted, memory.record(record.keyRoot, record.key) === record else {
+      return .failure(
+        StrataError(
+          code: .argument,
+          message:
+            "the '\(object.type.name)' record \(record.key) is not in this context (deleted, or another context's)"
+        ))
+    }
+    return .success(record)
+  }
+
+  /// Deletes a record: its links, on both sides, go with it.
+  package func delete(_ object: ModelObject) -> Result<Void, StrataError> {
+    changingLocked { () -> Result<Void, StrataError> in
+      switch liveRecord(object) {
+      case .failure(let error): return .failure(error)
+      case .success(let record):
+        var transaction = GraphTransaction(schema: schema, memory: memory)
+        transaction.delete(record)
+        transaction.deleteOrphans()
+        do throws(StrataError) {
+          _ = try GraphCommit.commit(&transaction, memory: memory, store: store)
+        } catch {
+          return .failure(error)
+        }
+        return .success(())
+      }
+    }
+  }
+
+  /// The records a relationship of a record holds (none, one, or the list), as they are now.
+  package func related(_ object: ModelObject, _ property: String) -> Result<[ModelObject]?, StrataError> {
+    locked { () -> Result<[ModelObject]?, StrataError> in
+      switch liveRecord(object) {
+      case .failure(let error): return .failure(error)
+      case .success(let record):
+        let model = record.state.model
+        guard let index = model.propertyIndex[property], index < model.properties.count else {
+          return .failure(
+            StrataError(
+              code: .argument,
+              message: "model '\(model.name)' has no property '\(property)'"
+                + Suggestion.hint(for: property, among: model.properties.map(\.name))))
+        }
+        guard model.properties[index].relation != nil else {
+          return .failure(
+            StrataError(
+              code: .argument,
+              message:
+                "'\(model.name).\(property)' is not a relationship (its type holds no model with a primaryKey)"
+            ))
+        }
+        switch index < record.state.links.count ? record.state.links[index] : .absent {
+        case .absent, .null: return .success(nil)
+        case .one(let target): return .success([target.state.object])
+        case .many(let list): return .success(list.items.map(\.state.object))
+        }
+      }
+    }
+  }
+
+  /// The record's canonical dictionary with relationships nested (a new reference).
+  package func nestedDictionary(_ object: ModelObject) -> Result<JPtr, StrataError> {
+    locked { () -> Result<JPtr, StrataError> in
+      switch liveRecord(object) {
+      case .failure(let error): return .failure(error)
+      case .success(let record):
+        guard let made = GraphOutput.nestedDictionary(record) else {
+          return .failure(StrataError(code: .argument, message: "cannot build the dictionary"))
+        }
+        return .success(made)
+      }
+    }
+  }
+
+  /// The record serialized to JSON with relationships nested (a new reference).
+  package func nestedJSON(_ object: ModelObject) -> Result<JPtr, StrataError> {
+    locked { () -> Result<JPtr, StrataError> in
+      liveRecord(object).flatMap { GraphOutput.nestedJSON($0, schema: schema) }
+    }
+  }
+}
+
+extension Schema {
+  /// True when some other model shares `type`'s key space (its subtypes along `extends`).
+  func hasSubtypesSharingKeys(_ type: ModelType) -> Bool {
+    models.contains { $0 !== type && $0.keyRoot == type.keyRoot }
+  }
+}

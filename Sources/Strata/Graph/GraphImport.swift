@@ -1,0 +1,579 @@
+import CJansson
+
+/// What an import is asked to do besides mapping: where the records sit in
+/// the response, and which records the response replaces.
+package struct ImportRequest {
+  /// The records' location in the response (as `root` takes it), over the model's own `root`.
+  package var root: String? = nil
+  /// The orphan rule, or nil.
+  package var orphans: OrphanRule? = nil
+
+  /// An empty request.
+  package init(root: String? = nil, orphans: OrphanRule? = nil) {
+    self.root = root
+    self.orphans = orphans
+  }
+}
+
+/// Records of `model` in scope (`where`: property -> canonical value,
+/// borrowed for the call) that a response did not contain are deleted,
+/// unless `keep` says to keep one.
+package struct OrphanRule {
+  /// The model.
+  package var model: String
+  /// Property name -> the canonical value (a relationship: the key) a record must have to be in scope.
+  package var scope: [(String, JPtr)]
+  /// Called with a record about to be deleted: true keeps it.
+  package var keep: ((ModelObject) -> Bool)?
+
+  /// A rule from its parts.
+  package init(model: String, scope: [(String, JPtr)] = [], keep: ((ModelObject) -> Bool)? = nil) {
+    self.model = model
+    self.scope = scope
+    self.keep = keep
+  }
+}
+
+/// A record given no key: made fresh, reported, never an error.
+package struct ImportWarning: Sendable {
+  /// Where the record is in the input.
+  package let path: String
+  /// Its model.
+  package let model: String
+  /// One line for a person.
+  package let message: String
+}
+
+/// What an import did.
+package struct ImportOutcome {
+  /// The top-level records, in input order (a record repeated is listed at each position).
+  package let records: [ModelObject]
+  /// Records made, by model name.
+  package let created: [(String, Int)]
+  /// Records that existed and that the input gave as objects, by model name.
+  package let updated: [(String, Int)]
+  /// Records deleted (orphans), by model name.
+  package let deleted: [(String, Int)]
+  /// Records given no key.
+  package let warnings: [ImportWarning]
+}
+
+/// One import: the response mapped record by record into a transaction.
+struct GraphImporter {
+  var transaction: GraphTransaction
+  var mapper: Mapper
+  let collector = RelationCollector()
+  var warnings: [ImportWarning] = []
+  /// Records the input gave (as objects or keys).
+  var seen: Set<ObjectIdentifier> = []
+  /// Records that existed and that the input gave as objects.
+  var updated: [GraphRecord] = []
+  private var updatedSet: Set<ObjectIdentifier> = []
+  let schema: Schema
+
+  init(schema: Schema, memory: GraphMemory) {
+    self.schema = schema
+    transaction = GraphTransaction(schema: schema, memory: memory)
+    mapper = Mapper(schema: schema, mode: .json)
+    mapper.relations = collector
+  }
+
+  /// The JSON Pointer of where the mapper is.
+  var here: String { PathStep.pointer(mapper.steps) }
+
+  // MARK: top level
+
+  /// Imports the records of `type` in `response` at `root`; nil after errors (in `mapper.errors`).
+  mutating func importResponse(_ response: JPtr, type: ModelType, root: ResponseLocation?) -> [GraphRecord]? {
+    let location = root ?? ResponseLocation(keys: [], text: "")
+    let place = location.text.isEmpty ? "the whole response" : "the root '\(location.text)'"
+    let value: JPtr
+    switch ResponseLookup.find(location, in: response) {
+    case .found(let found): value = found
+    case .throughNull: return []
+    case .missing(let count):
+      let key = location.keys.dropFirst(count - 1).first?.name ?? ""
+      mapper.errors.append(
+        ErrorDetail(
+          path: location.pointer(count), model: type.name, code: .missing,
+          message: "the response has no key '\(key)': \(place) of the '\(type.name)' records is missing"))
+      return nil
+    case .blocked(let count, let through):
+      mapper.errors.append(
+        ErrorDetail(
+          path: location.pointer(count), model: type.name, code: .path,
+          message:
+            "\(place) of the '\(type.name)' records runs through \(JValue.typeName(through)), not an object"))
+      return nil
+    }
+    mapper.steps = location.keys.map { PathStep.name($0.name) }
+    if JValue.isNull(value) { return [] }
+    if JValue.isObject(value) {
+      guard let record = importObject(value, type, parent: nil) else { return nil }
+      return [record]
+    }
+    guard JValue.isArray(value) else {
+      mapper.errors.append(
+        ErrorDetail(
+          path: location.pointer(location.keys.count), model: type.name, code: .type,
+          message:
+            "expected an array or an object of '\(type.name)' records at \(place), found \(JValue.typeName(value))"
+        ))
+      return nil
+    }
+    let base = mapper.steps
+    var records: [GraphRecord] = []
+    records.reserveCapacity(json_array_size(value))
+    for position in 0..<json_array_size(value) {
+      guard let element = json_array_get(value, position) else { continue }
+      mapper.steps = base
+      mapper.steps.append(.index(position))
+      guard JValue.isObject(element) else {
+        mapper.report(
+          .type, "expected an object for model '\(type.name)', found \(JValue.typeName(element))", nil)
+        continue
+      }
+      if let record = importObject(element, type, parent: nil) { records.append(record) }
+    }
+    return mapper.errors.isEmpty ? records : nil
+  }
+
+  // MARK: one object
+
+  /// The parent an object is imported under: the record and its relationship.
+  typealias Parent = (record: GraphRecord, property: Int)
+
+  /// Imports one input object of `declared` (or the subtype it chooses): the record.
+  mutating func importObject(_ value: JPtr, _ declared: ModelType, parent: Parent?) -> GraphRecord? {
+    guard mapper.canDescend() else {
+      mapper.report(.depth, "input nested too deep (\(mapper.depth) levels)", nil)
+      return nil
+    }
+    mapper.depth += 1
+    defer { mapper.depth -= 1 }
+    let steps = mapper.steps
+    guard let chosen = mapper.subtype(value, declared) else { return nil }
+    mapper.partial = true
+    let mapped = mapper.model(value, chosen)
+    mapper.partial = false
+    mapper.clearing = false
+    mapper.clearsNull = false
+    guard let mapped else { return nil }
+    // Take the relationship values out: the record holds links, not slots.
+    var held = ContiguousArray<Slot>(repeating: .absent, count: chosen.properties.count)
+    for index in chosen.relations where index < mapped.slots.count {
+      held[index] = mapped.slots[index]
+      mapped.slots[index] = .absent
+    }
+    defer { for slot in held { slot.release() } }
+    // The key.
+    var parts: [RecordKey] = []
+    var keyTargets: [Int: GraphRecord] = [:]
+    var keyless = false
+    for index in chosen.primaryKey where index < chosen.properties.count {
+      if chosen.properties[index].relation != nil {
+        var target: GraphRecord? = nil
+        if let entry = collector.entry(held[index]) {
+          target = resolve(entry, parent: nil)
+          guard target != nil else { return nil }
+        } else if let parent, inverseOf(parent) == index {
+          target = parent.record
+        }
+        if let target {
+          parts.append(target.key)
+          keyTargets[index] = target
+        } else {
+          keyless = true
+        }
+      } else if case .leaf(let leaf) = mapped.slots[index], let part = RecordKey(json: leaf) {
+        parts.append(part)
+      } else {
+        keyless = true
+      }
+    }
+    mapper.steps = steps
+    var key: RecordKey
+    if keyless {
+      if let injected = inject(value, chosen, into: mapped, parent: parent) {
+        key = injected
+      } else {
+        if !mapper.errors.isEmpty { return nil }
+        key = .synthetic(transaction.nextSynthetic)
+        transaction.nextSynthetic += 1
+        warnings.append(
+          ImportWarning(
+            path: here, model: chosen.name,
+            message:
+              "a '\(chosen.name)' record has no key (\(keyNames(chosen))): made a new record; a key injector would let a re-import find it"
+          ))
+      }
+    } else {
+      key = parts.count == 1 ? parts[0] : .composite(parts)
+    }
+    // Find or make the record, and merge the attributes.
+    let record: GraphRecord
+    if let existing = transaction.lookup(chosen.keyRoot, key) {
+      record = existing
+      guard merge(mapped, into: existing, chosen, held: held) else { return nil }
+    } else {
+      guard complete(mapped, chosen, held: held) else { return nil }
+      guard let made = transaction.create(chosen, key, object: mapped, isStub: false) else { return nil }
+      record = made
+    }
+    seen.insert(ObjectIdentifier(record))
+    // The relationships, in property order.
+    for index in chosen.relations where index < chosen.properties.count {
+      if let target = keyTargets[index] {
+        transaction.setOne(record, index, target)
+        continue
+      }
+      let slot: Slot
+      if case .absent = held[index], transaction.isNew(record),
+        let fallback = chosen.properties[index].defaultSlot
+      {
+        slot = fallback
+      } else {
+        slot = held[index]
+      }
+      applyRelation(record, index, chosen.properties[index], slot)
+    }
+    mapper.steps = steps
+    return record
+  }
+
+  /// Sets one relationship of `record` from its mapped slot.
+  private mutating func applyRelation(_ record: GraphRecord, _ index: Int, _ spec: PropertySpec, _ slot: Slot)
+  {
+    guard let relation = spec.relation else { return }
+    switch slot {
+    case .absent:
+      return
+    case .null:
+      if relation.toMany {
+        transaction.setMany(record, index, nil, policy: .replace)
+      } else {
+        transaction.setOne(record, index, nil)
+      }
+    case .leaf:
+      guard let entry = collector.entry(slot), let target = resolve(entry, parent: (record, index)) else {
+        return
+      }
+      transaction.setOne(record, index, target)
+    case .array(let elements):
+      var targets: [GraphRecord] = []
+      var failed = false
+      for element in elements {
+        if let entry = collector.entry(element) {
+          if let target = resolve(entry, parent: (record, index)) {
+            targets.append(target)
+          } else {
+            failed = true
+          }
+        } else if case .model(let object) = element, let target = adopt(object) {
+          targets.append(target)
+        }
+      }
+      if failed { return }
+      let policy: GraphTransaction.ListPolicy
+      switch spec.merge {
+      case .union: policy = .union
+      case .append: policy = .append
+      default: policy = .replace
+      }
+      transaction.setMany(record, index, targets, policy: policy)
+    case .model(let object):
+      if let target = adopt(object) { transaction.setOne(record, index, target) }
+    case .dict:
+      return
+    }
+  }
+
+  /// The inverse (in the child's model) of the parent's relationship.
+  private func inverseOf(_ parent: Parent) -> Int? {
+    let properties = transaction.state(parent.record).model.properties
+    return parent.property < properties.count ? properties[parent.property].relation?.inverse : nil
+  }
+
+  /// The names of a model's key properties, for messages.
+  private func keyNames(_ type: ModelType) -> String {
+    type.primaryKey.compactMap { $0 < type.properties.count ? type.properties[$0].name : nil }
+      .joined(separator: ", ")
+  }
+
+  /// Resolves a set-aside relationship value into its record.
+  mutating func resolve(_ entry: RelationCollector.Pending, parent: Parent?) -> GraphRecord? {
+    guard entry.model < schema.models.count else { return nil }
+    let saved = mapper.steps
+    defer { mapper.steps = saved }
+    mapper.steps = entry.steps
+    let type = schema.models[entry.model]
+    let record: GraphRecord?
+    if JValue.isObject(entry.value) {
+      record = importObject(entry.value, type, parent: parent)
+    } else {
+      record = reference(entry.value, type)
+    }
+    if let record { seen.insert(ObjectIdentifier(record)) }
+    return record
+  }
+
+  // MARK: keys
+
+  /// The record a bare key refers to: found, or made as a stub that a later
+  /// full object fills.
+  mutating func reference(_ value: JPtr, _ type: ModelType) -> GraphRecord? {
+    guard let (key, targets) = bareKey(value, type) else { return nil }
+    if let existing = transaction.lookup(type.keyRoot, key) { return existing }
+    var slots = ContiguousArray<Slot>(repeating: .absent, count: type.properties.count)
+    if case .composite(let parts) = key, type.primaryKey.count > 1 {
+      for (position, index) in type.primaryKey.enumerated()
+      where targets[index] == nil && position < parts.count {
+        slots[index] = parts[position].makeJSON().map { .leaf($0) } ?? .absent
+      }
+    } else if let index = type.primaryKey.first, targets[index] == nil {
+      slots[index] = key.makeJSON().map { .leaf($0) } ?? .absent
+    }
+    let object = ModelObject(schema: schema, type: type, slots: slots, unknown: nil)
+    guard let record = transaction.create(type, key, object: object, isStub: true) else { return nil }
+    for (index, target) in targets.sorted(by: { $0.key < $1.key }) {
+      transaction.setOne(record, index, target)
+    }
+    return record
+  }
+
+  /// Reads a bare key of `type` (a value, or a list for a composite key)
+  /// through the key properties' types and transforms; the records of key
+  /// parts that are relationships.
+  private mutating func bareKey(_ value: JPtr, _ type: ModelType) -> (RecordKey, [Int: GraphRecord])? {
+    let keys = type.primaryKey
+    var targets: [Int: GraphRecord] = [:]
+    if keys.count == 1, let index = keys.first {
+      guard let part = keyPart(value, type, index, &targets) else { return nil }
+      return (part, targets)
+    }
+    guard JValue.isArray(value), json_array_size(value) == keys.count else {
+      mapper.report(
+        .type,
+        "expected '\(type.name)': an object, or its key as a list of \(keys.count) values (\(keyNames(type))), found \(Mapper.show(value))",
+        nil)
+      return nil
+    }
+    var parts: [RecordKey] = []
+    for (position, index) in keys.enumerated() {
+      guard let element = json_array_get(value, position) else { return nil }
+      mapper.steps.append(.index(position))
+      let part = keyPart(element, type, index, &targets)
+      mapper.steps.removeLast()
+      guard let part else { return nil }
+      parts.append(part)
+    }
+    return (.composite(parts), targets)
+  }
+
+  /// One part of a bare key.
+  private mutating func keyPart(
+    _ value: JPtr, _ type: ModelType, _ index: Int, _ targets: inout [Int: GraphRecord]
+  )
+    -> RecordKey?
+  {
+    guard index < type.properties.count else { return nil }
+    let spec = type.properties[index]
+    if let relation = spec.relation, relation.target < schema.models.count {
+      guard let target = reference(value, schema.models[relation.target]) else { return nil }
+      targets[index] = target
+      return target.key
+    }
+    if JValue.isObject(value) || JValue.isArray(value) || JValue.isNull(value) {
+      mapper.report(
+        .type,
+        "expected '\(type.name)': an object, or its key '\(spec.name)' (\(mapper.typeName(spec.type))), found \(JValue.typeName(value))",
+        Mapper.Owner(model: type, property: index))
+      return nil
+    }
+    let before = mapper.errors.count
+    let slot = mapper.read(value, type: spec.type, model: type, property: index)
+    defer { slot.release() }
+    guard mapper.errors.count == before, case .leaf(let leaf) = slot, let part = RecordKey(json: leaf) else {
+      if mapper.errors.count == before {
+        mapper.report(
+          .type, "'\(Mapper.show(value))' cannot be a key", Mapper.Owner(model: type, property: index))
+      }
+      return nil
+    }
+    return part
+  }
+
+  /// Asks the model's key injector for a key, and sets the key properties from it.
+  private mutating func inject(_ value: JPtr, _ type: ModelType, into object: ModelObject, parent: Parent?)
+    -> RecordKey?
+  {
+    guard
+      let injector = schema.keyInjectors[type.name] ?? schema.keyInjectors[schema.models[type.keyRoot].name]
+    else { return nil }
+    var parentDictionary: JPtr? = nil
+    if let parent {
+      let state = transaction.state(parent.record)
+      parentDictionary = GraphOutput.flatDictionary(state, transaction: transaction)
+    }
+    defer { if let parentDictionary { JValue.release(parentDictionary) } }
+    switch injector.function(value, parentDictionary) {
+    case .failure(let refusal):
+      mapper.report(.format, "the key injector of '\(type.name)' refused: \(refusal.message)", nil)
+      return nil
+    case .success(let made):
+      defer { JValue.release(made) }
+      let keys = type.primaryKey
+      var parts: [RecordKey] = []
+      for (position, index) in keys.enumerated() where index < type.properties.count {
+        let part = keys.count == 1 ? made : json_array_get(made, position)
+        guard let part, type.properties[index].relation == nil else {
+          mapper.report(
+            .format,
+            "the key injector of '\(type.name)' returned \(Mapper.show(made)), not a key (\(keyNames(type)))",
+            nil)
+          return nil
+        }
+        var reader = Mapper(schema: schema, mode: .canonical)
+        let slot = reader.read(part, type: type.properties[index].type, model: type, property: index)
+        guard reader.errors.isEmpty, case .leaf(let leaf) = slot, let key = RecordKey(json: leaf) else {
+          slot.release()
+          mapper.report(
+            .format,
+            "the key injector of '\(type.name)' returned \(Mapper.show(made)), which does not fit '\(type.properties[index].name)'",
+            nil)
+          return nil
+        }
+        if index < object.slots.count {
+          object.slots[index].release()
+          object.slots[index] = slot
+        } else {
+          slot.release()
+        }
+        parts.append(key)
+      }
+      guard !parts.isEmpty else { return nil }
+      return parts.count == 1 ? parts[0] : .composite(parts)
+    }
+  }
+
+  // MARK: attributes
+
+  /// Gives a new record's partial mapping its defaults, and reports the
+  /// required values it lacks and the nulls its types refuse.
+  private mutating func complete(_ object: ModelObject, _ type: ModelType, held: ContiguousArray<Slot>)
+    -> Bool
+  {
+    let before = mapper.errors.count
+    let unmanaged = Unmanaged.passUnretained(type)
+    for index in type.properties.indices
+    where index < object.slots.count && type.properties[index].relation == nil {
+      let spec = type.properties[index]
+      switch object.slots[index] {
+      case .absent:
+        if case .none = spec.location { object.slots[index] = spec.defaultSlot?.copy() ?? .absent; continue }
+        if spec.required {
+          mapper.report(
+            .missing, "required key '\(spec.locationText)' is missing",
+            Mapper.Owner(model: type, property: index),
+            extra: [.property(unmanaged, index)])
+        } else if let fallback = spec.defaultSlot {
+          object.slots[index] = fallback.copy()
+        }
+      case .null where !spec.type.acceptsNull:
+        mapper.report(
+          .null, "expected \(mapper.typeName(spec.type)), found null",
+          Mapper.Owner(model: type, property: index),
+          extra: [.property(unmanaged, index)])
+      default:
+        continue
+      }
+    }
+    for index in type.relations where index < type.properties.count && index < held.count {
+      let spec = type.properties[index]
+      if spec.required, case .absent = held[index] {
+        mapper.report(
+          .missing, "required key '\(spec.locationText)' is missing",
+          Mapper.Owner(model: type, property: index),
+          extra: [.property(unmanaged, index)])
+      }
+    }
+    return mapper.errors.count == before
+  }
+
+  /// Merges a partial mapping into an existing record (a stub is filled as a new record is).
+  private mutating func merge(
+    _ mapped: ModelObject, into record: GraphRecord, _ chosen: ModelType, held: ContiguousArray<Slot>
+  ) -> Bool {
+    let state = transaction.state(record)
+    if state.isStub {
+      guard complete(mapped, chosen, held: held) else { return false }
+      // The stub's key slots stay (a relationship-keyed stub holds none).
+      let old = state.object
+      for index in chosen.primaryKey where index < mapped.slots.count {
+        if case .absent = mapped.slots[index],
+          let oldIndex = old.type.propertyIndex[chosen.properties[index].name],
+          oldIndex < old.slots.count
+        {
+          mapped.slots[index] = old.slots[oldIndex].shared()
+        }
+      }
+      transaction.setObject(record, mapped, model: chosen, isStub: false)
+      return true
+    }
+    noteUpdated(record)
+    var target = transaction.ownedObject(record)
+    var model = state.model
+    if chosen !== model {
+      if chosen.isSelfOrDescendant(of: model) {
+        // The input refines the record's model: carry its values over by name.
+        var slots = ContiguousArray<Slot>(repeating: .absent, count: chosen.properties.count)
+        for (index, spec) in chosen.properties.enumerated() {
+          if let old = target.type.propertyIndex[spec.name], old < target.slots.count {
+            slots[index] = target.slots[old].shared()
+          }
+        }
+        target = ModelObject(
+          schema: schema, type: chosen, slots: slots, unknown: target.unknown.map { json_copy($0) })
+        model = chosen
+      } else if !model.isSelfOrDescendant(of: chosen) {
+        mapper.report(
+          .subtype,
+          "the '\(schema.models[record.keyRoot].name)' record \(record.key) is a '\(model.name)'; this input makes it a '\(chosen.name)'",
+          nil)
+        return false
+      }
+    }
+    var merging = Merging(schema: schema)
+    guard merging.merge(mapped, into: target) else {
+      let prefix = here
+      for error in merging.errors {
+        var located = error
+        located.path = prefix + error.path
+        mapper.errors.append(located)
+      }
+      return false
+    }
+    transaction.setObject(record, target, model: model, isStub: false)
+    return true
+  }
+
+  /// Counts `record` as updated (once).
+  private mutating func noteUpdated(_ record: GraphRecord) {
+    if !transaction.isNew(record), updatedSet.insert(ObjectIdentifier(record)).inserted {
+      updated.append(record)
+    }
+  }
+
+  /// A nested model held where a relationship is (a default value): imported as a record by its key.
+  private mutating func adopt(_ object: ModelObject) -> GraphRecord? {
+    var parts: [RecordKey] = []
+    for index in object.type.primaryKey where index < object.slots.count {
+      guard case .leaf(let leaf) = object.slots[index], let part = RecordKey(json: leaf) else { return nil }
+      parts.append(part)
+    }
+    guard !parts.isEmpty else { return nil }
+    let key = parts.count == 1 ? parts[0] : .composite(parts)
+    if let existing = transaction.lookup(object.type.keyRoot, key) { return existing }
+    return transaction.create(object.type, key, object: object.copy(), isStub: false)
+  }
+}

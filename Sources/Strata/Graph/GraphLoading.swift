@@ -1,0 +1,154 @@
+import CJansson
+
+/// Reads the records of a graph file into memory (migrating a file of an
+/// older schema version first), and links them.
+enum GraphLoading {
+  static func load(_ store: GraphStore, into memory: GraphMemory, schema: Schema) throws(StrataError) {
+    let migrating = store.needsMigration
+    if migrating {
+      let gaps = Migration.gaps(schema, from: store.storedVersion)
+      if !gaps.isEmpty {
+        throw StrataError(
+          code: .argument,
+          message:
+            "the graph file was written by schema version \(store.storedVersion); the schema has no migration from version "
+            + gaps.map(String.init).joined(separator: ", "))
+      }
+    }
+    let collector = RelationCollector()
+    /// What a stored relationship holds, read while its body is alive.
+    enum StoredLink {
+      case none, null, one(RecordKey?), many([RecordKey?])
+    }
+    var pending: [(GraphRecord, [StoredLink])] = []
+    var rewritten: [JPtr] = []
+    defer { for body in rewritten { JValue.release(body) } }
+    for rootName in try store.models() {
+      guard case .success(let rootType) = schema.modelType(rootName) else {
+        throw StrataError(
+          code: .argument,
+          message: "the graph file holds records of model '\(rootName)', which this schema does not have")
+      }
+      for stored in try store.loadAll(model: rootName) {
+        let body = stored.body
+        guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
+          JValue.isString(modelValue),
+          var values = json_object_get(body, "values"), JValue.isObject(values)
+        else { throw damaged("the record \(stored.keyText) of '\(rootName)' has no model or values") }
+        let modelName = JValue.string(modelValue)
+        guard case .success(let type) = schema.modelType(modelName), type.keyRoot == rootType.index else {
+          throw StrataError(
+            code: .argument,
+            message:
+              "the graph file holds a '\(modelName)' record, which this schema does not have under '\(rootName)'"
+          )
+        }
+        var migrated: JPtr? = nil
+        if migrating {
+          switch Migration.run(
+            schema, values: json_deep_copy(values), model: modelName, from: store.storedVersion)
+          {
+          case .failure(let error): throw error
+          case .success(let made):
+            migrated = made
+            values = made
+          }
+        }
+        defer { if let migrated { JValue.release(migrated) } }
+        guard let key = RecordKey(json: stored.key) else {
+          throw damaged("the key \(stored.keyText) is not a key")
+        }
+        var mapper = Mapper(schema: schema, mode: .canonical)
+        mapper.relations = collector
+        mapper.steps = [.name(rootName), .name(stored.keyText)]
+        guard let object = mapper.model(values, type), mapper.errors.isEmpty else {
+          throw StrataError(
+            mapper.errors.map { detail in
+              var located = detail
+              located.code = .io
+              located.message = "the stored record does not fit the schema: \(detail.message)"
+              return located
+            })
+        }
+        var held = [StoredLink](repeating: .none, count: type.properties.count)
+        func storedKey(_ slot: Slot) -> RecordKey? {
+          collector.entry(slot).flatMap { RecordKey(json: $0.value) }
+        }
+        for index in type.relations where index < object.slots.count {
+          switch object.slots[index] {
+          case .null: held[index] = .null
+          case .leaf: held[index] = .one(storedKey(object.slots[index]))
+          case .array(let elements): held[index] = .many(elements.map(storedKey))
+          default: break
+          }
+          object.slots[index].release()
+          object.slots[index] = .absent
+        }
+        collector.pending.removeAll(keepingCapacity: true)
+        let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+        guard
+          let record = GraphRecord(
+            key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
+          )
+        else { throw damaged("cannot hold the record \(stored.keyText)") }
+        memory.index[rootType.index, default: [:]][key] = record
+        pending.append((record, held))
+        if case .synthetic(let id) = key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
+      }
+    }
+    // Links: both sides of every relationship are stored, so each is set as read.
+    for (record, held) in pending {
+      let model = record.state.model
+      for index in model.relations where index < held.count {
+        guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+          continue
+        }
+        let root = schema.models[relation.target].keyRoot
+        func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
+          guard let key, let found = memory.record(root, key) else {
+            throw damaged(
+              "the '\(model.name)' record \(record.key) refers through '\(model.properties[index].name)' to a record that is not in the file"
+            )
+          }
+          return found
+        }
+        switch held[index] {
+        case .null: record.state.links[index] = .null
+        case .one(let key):
+          let found = try target(key)
+          record.state.links[index] = .one(found)
+          found.state.incoming.insert(Incoming(record: record, property: index))
+        case .many(let elements):
+          var list = RecordList()
+          for element in elements {
+            let found = try target(element)
+            list.append(found)
+            found.state.incoming.insert(Incoming(record: record, property: index))
+          }
+          record.state.links[index] = .many(list)
+        case .none: continue
+        }
+      }
+    }
+    var changes: [GraphStore.Change] = []
+    for (record, _) in pending {
+      let object = GraphOutput.materialize(record.state, schema: schema)
+      object.graphRecord = record
+      record.state.object = object
+      if migrating, let body = GraphCommit.body(record.state) {
+        rewritten.append(body)
+        changes.append(
+          GraphStore.Change(model: schema.models[record.keyRoot].name, key: record.keyJSON, body: body))
+      }
+    }
+    if migrating {
+      try store.write(changes)
+      try store.setVersion(schema.version)
+    }
+  }
+
+  /// An `io` error for a file whose contents do not make sense.
+  private static func damaged(_ message: String) -> StrataError {
+    StrataError(code: .io, message: "the graph file is damaged: \(message)")
+  }
+}

@@ -1,0 +1,279 @@
+import CJansson
+
+/// The changes of one import or delete, made on drafts of the records they
+/// touch, and applied to the context only when all of it succeeded: the
+/// committed records never see a half-done change.
+///
+/// The link primitives keep both sides of every relationship in step: a
+/// link (a, p) -> t is listed in t's `incoming`, and where p has an inverse
+/// q, t's q holds a (one-to-one, one-to-many and many-to-many alike).
+struct GraphTransaction {
+  let schema: Schema
+  let memory: GraphMemory
+  /// Drafts of the records changed so far.
+  private(set) var drafts: [ObjectIdentifier: RecordState] = [:]
+  /// The records changed, in the order first changed.
+  private(set) var touched: [GraphRecord] = []
+  /// Records made by this transaction, by key space and key.
+  private(set) var created: [Int: [RecordKey: GraphRecord]] = [:]
+  /// Records made by this transaction, in order.
+  private(set) var createdOrder: [GraphRecord] = []
+  /// Every record made by this transaction.
+  private var madeHere: Set<ObjectIdentifier> = []
+  /// Records deleted by this transaction.
+  private(set) var deleted: Set<ObjectIdentifier> = []
+  /// Records whose draft owns its attribute object (copied on first change).
+  private var ownsObject: Set<ObjectIdentifier> = []
+  /// Records a relationship with `orphans: delete` dropped.
+  var orphanCandidates: [GraphRecord] = []
+  /// The next synthetic key.
+  var nextSynthetic: Int64
+
+  init(schema: Schema, memory: GraphMemory) {
+    self.schema = schema
+    self.memory = memory
+    self.nextSynthetic = memory.nextSynthetic
+  }
+
+  // MARK: records
+
+  /// The record of key space `root` under `key`, as this transaction sees it.
+  func lookup(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+    if let made = created[root]?[key] { return made }
+    guard let record = memory.record(root, key), !deleted.contains(ObjectIdentifier(record)) else {
+      return nil
+    }
+    return record
+  }
+
+  /// A record's state as this transaction sees it.
+  func state(_ record: GraphRecord) -> RecordState {
+    drafts[ObjectIdentifier(record)] ?? record.state
+  }
+
+  /// True when `record` was made by this transaction (and not deleted by it).
+  func isNew(_ record: GraphRecord) -> Bool { created[record.keyRoot]?[record.key] === record }
+
+  /// True when `record` was made by this transaction, deleted by it or not.
+  func isNewlyMade(_ record: GraphRecord) -> Bool { madeHere.contains(ObjectIdentifier(record)) }
+
+  /// True when `record` is deleted (committed or by this transaction).
+  func isDeleted(_ record: GraphRecord) -> Bool {
+    record.isDeleted || deleted.contains(ObjectIdentifier(record))
+  }
+
+  /// Changes `record`'s draft.
+  mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
+    let id = ObjectIdentifier(record)
+    if drafts[id] == nil {
+      drafts[id] = record.state
+      touched.append(record)
+    }
+    change(&drafts[id, default: record.state])
+  }
+
+  /// The draft's attribute object, copied from the committed one on first use.
+  mutating func ownedObject(_ record: GraphRecord) -> ModelObject {
+    let id = ObjectIdentifier(record)
+    if ownsObject.contains(id) || isNew(record) { return state(record).object }
+    let copy = state(record).object.copy()
+    edit(record) { $0.object = copy }
+    ownsObject.insert(id)
+    return copy
+  }
+
+  /// Replaces the draft's attribute object with one the draft owns.
+  mutating func setObject(_ record: GraphRecord, _ object: ModelObject, model: ModelType, isStub: Bool) {
+    ownsObject.insert(ObjectIdentifier(record))
+    edit(record) { state in
+      if state.model !== model {
+        var links = ContiguousArray<Link>(repeating: .absent, count: model.properties.count)
+        for index in state.links.indices where index < links.count { links[index] = state.links[index] }
+        state.links = links
+        state.model = model
+      }
+      state.object = object
+      state.isStub = isStub
+    }
+  }
+
+  /// Makes a record (not yet committed) of `model` under `key`.
+  mutating func create(_ model: ModelType, _ key: RecordKey, object: ModelObject, isStub: Bool)
+    -> GraphRecord?
+  {
+    guard
+      let record = GraphRecord(
+        key: key, keyRoot: model.keyRoot, state: RecordState(model: model, object: object, isStub: isStub))
+    else { return nil }
+    created[model.keyRoot, default: [:]][key] = record
+    createdOrder.append(record)
+    madeHere.insert(ObjectIdentifier(record))
+    ownsObject.insert(ObjectIdentifier(record))
+    edit(record) { _ in }
+    return record
+  }
+
+  // MARK: links
+
+  /// Sets the to-one relationship `property` of `record` to `target` (nil: null).
+  mutating func setOne(_ record: GraphRecord, _ property: Int, _ target: GraphRecord?) {
+    let current = link(record, property)
+    if case .one(let old) = current {
+      if old === target { return }
+      detach(record, property, old)
+      dropped(record, property, old)
+    }
+    edit(record) { $0.links[property] = target.map { .one($0) } ?? .null }
+    if let target { attach(record, property, target) }
+  }
+
+  /// How a to-many relationship takes an input list.
+  enum ListPolicy {
+    /// Exactly the input's list, in its order.
+    case replace
+    /// What is there stays where it is; records not there are added at the end.
+    case union
+    /// What is there stays; the input's records follow at the end (one already there moves to its new place).
+    case append
+  }
+
+  /// Sets the to-many relationship `property` of `record` from `targets` (nil: null) by `policy`.
+  mutating func setMany(
+    _ record: GraphRecord, _ property: Int, _ targets: [GraphRecord]?, policy: ListPolicy
+  ) {
+    let old = link(record, property).records
+    let oldList = RecordList(old)
+    guard let targets else {
+      for target in old {
+        detach(record, property, target)
+        dropped(record, property, target)
+      }
+      edit(record) { $0.links[property] = .null }
+      return
+    }
+    let incoming = RecordList(targets)
+    var final: RecordList
+    switch policy {
+    case .replace: final = incoming
+    case .union:
+      final = oldList
+      for target in incoming.items { final.append(target) }
+    case .append:
+      final = RecordList(old.filter { !incoming.contains($0) })
+      for target in incoming.items { final.append(target) }
+    }
+    for target in old where !final.contains(target) {
+      detach(record, property, target)
+      dropped(record, property, target)
+    }
+    let finalList = final
+    edit(record) { $0.links[property] = .many(finalList) }
+    for target in final.items where !oldList.contains(target) { attach(record, property, target) }
+  }
+
+  /// The link of `record`'s `property` in this transaction.
+  func link(_ record: GraphRecord, _ property: Int) -> Link {
+    let links = state(record).links
+    return property < links.count ? links[property] : .absent
+  }
+
+  /// Notes that `record`'s `property` no longer holds `target`: a candidate
+  /// for deletion when the relationship deletes its orphans.
+  private mutating func dropped(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    let properties = state(record).model.properties
+    if property < properties.count, properties[property].relation?.deletesOrphans == true {
+      orphanCandidates.append(target)
+    }
+  }
+
+  /// The inverse property of `record`'s `property`, if it has one.
+  private func inverse(_ record: GraphRecord, _ property: Int) -> Int? {
+    let properties = state(record).model.properties
+    return property < properties.count ? properties[property].relation?.inverse : nil
+  }
+
+  /// Records the new link (record, property) -> target on target's side.
+  private mutating func attach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    edit(target) { _ = $0.incoming.insert(Incoming(record: record, property: property)) }
+    guard let back = inverse(record, property) else { return }
+    let targetProperties = state(target).model.properties
+    guard back < targetProperties.count, let backRelation = targetProperties[back].relation else { return }
+    if backRelation.toMany {
+      edit(target) { state in
+        if case .many(var list) = state.links[back] {
+          list.append(record)
+          state.links[back] = .many(list)
+        } else {
+          state.links[back] = .many(RecordList([record]))
+        }
+      }
+    } else {
+      if case .one(let previous) = link(target, back), previous !== record {
+        // target belonged to `previous` through `property`: it leaves it.
+        removeForward(previous, property, target)
+        edit(target) { _ = $0.incoming.remove(Incoming(record: previous, property: property)) }
+        edit(previous) { _ = $0.incoming.remove(Incoming(record: target, property: back)) }
+      }
+      edit(target) { $0.links[back] = .one(record) }
+    }
+    edit(record) { _ = $0.incoming.insert(Incoming(record: target, property: back)) }
+  }
+
+  /// Removes the link (record, property) -> target from target's side (the
+  /// caller changes record's own slot).
+  private mutating func detach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    edit(target) { _ = $0.incoming.remove(Incoming(record: record, property: property)) }
+    guard let back = inverse(record, property) else { return }
+    removeForward(target, back, record)
+    edit(record) { _ = $0.incoming.remove(Incoming(record: target, property: back)) }
+  }
+
+  /// Takes `target` out of `record`'s `property` (to-one: null; to-many: removed).
+  private mutating func removeForward(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    switch link(record, property) {
+    case .one(let current) where current === target:
+      edit(record) { $0.links[property] = .null }
+    case .many(let list) where list.contains(target):
+      edit(record) { state in
+        var changed = list
+        changed.remove(target)
+        state.links[property] = .many(changed)
+      }
+    default: return
+    }
+  }
+
+  // MARK: deleting
+
+  /// Deletes `record`: every link to and from it goes, on both sides; the
+  /// records its `orphans: delete` relationships held become candidates.
+  mutating func delete(_ record: GraphRecord) {
+    guard !isDeleted(record) else { return }
+    let current = state(record)
+    for property in current.model.relations where property < current.links.count {
+      for target in current.links[property].records {
+        detach(record, property, target)
+        dropped(record, property, target)
+      }
+    }
+    for source in state(record).incoming {
+      removeForward(source.record, source.property, record)
+      edit(source.record) { _ = $0.incoming.remove(Incoming(record: record, property: source.property)) }
+    }
+    edit(record) { state in
+      state.incoming = []
+      for index in state.links.indices { state.links[index] = .absent }
+    }
+    deleted.insert(ObjectIdentifier(record))
+    if isNew(record) { created[record.keyRoot]?[record.key] = nil }
+  }
+
+  /// Deletes the orphan candidates that nothing refers to any more (and
+  /// those their deletion orphans in turn).
+  mutating func deleteOrphans() {
+    while let candidate = orphanCandidates.popLast() {
+      if isDeleted(candidate) || !state(candidate).incoming.isEmpty { continue }
+      delete(candidate)
+    }
+  }
+}

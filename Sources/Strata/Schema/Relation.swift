@@ -1,0 +1,30 @@
+/// A relationship: a property whose type is a model with a `primaryKey`
+/// (`User`, `User?`, `[Tag]`, `[Tag]?`). Outside a graph context it maps
+/// as a nested model like any other; inside one it refers to uniqued
+/// records (Sources/Strata/Graph).
+struct Relation: Sendable {
+  /// The index of the model the property refers to (as declared: a cluster's base stays the base).
+  let target: Int
+  /// True for `[T]` and `[T]?`.
+  let toMany: Bool
+  /// The index, in the target model, of the property that points back, or nil.
+  var inverse: Int? = nil
+  /// True when the records this property drops are deleted unless something
+  /// else refers to them (`"orphans": "delete"`).
+  var deletesOrphans = false
+
+  /// The relation a property of `type` has, when the model it holds has a primary key.
+  static func of(_ type: TypeRef, models: [ModelType]) -> Relation? {
+    switch type.unwrapped {
+    case .model(let index) where index < models.count && !models[index].primaryKey.isEmpty:
+      return Relation(target: index, toMany: false)
+    case .array(let element):
+      if case .model(let index) = element, index < models.count, !models[index].primaryKey.isEmpty {
+        return Relation(target: index, toMany: true)
+      }
+      return nil
+    default:
+      return nil
+    }
+  }
+}

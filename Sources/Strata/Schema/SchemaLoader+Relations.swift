@@ -1,0 +1,126 @@
+import CJansson
+
+/// Relationships: which properties refer to records in a graph context,
+/// their `inverse` (checked to point back) and `orphans` keys, and the key
+/// space each model's records live in.
+extension SchemaLoader {
+  mutating func readRelations(schema: Schema, models modelsObject: JPtr) {
+    let models = schema.models
+    for model in models {
+      model.keyRoot = model.index
+      var base = model.base
+      var hops = 0
+      while let next = base, next.primaryKey == model.primaryKey, hops < 10_000 {
+        model.keyRoot = next.index
+        base = next.base
+        hops += 1
+      }
+      model.relations = []
+      for index in model.properties.indices {
+        model.properties[index].relation = Relation.of(model.properties[index].type, models: models)
+        if model.properties[index].relation != nil { model.relations.append(index) }
+      }
+    }
+    for model in models {
+      for index in model.properties.indices {
+        readRelationKeys(model, index, schema: schema, models: modelsObject)
+      }
+      for index in model.primaryKey where index < model.properties.count {
+        let spec = model.properties[index]
+        if let relation = spec.relation, relation.toMany, spec.declaredIn == model.name {
+          fail(
+            ["models", model.name, "primaryKey"], model: model.name,
+            "primary key '\(spec.name)' is a to-many relationship: a key may be one related record, not a list"
+          )
+        }
+      }
+    }
+    // An inverse declared on one side holds for the other side too.
+    for model in models {
+      for index in model.relations {
+        guard let relation = model.properties[index].relation, let back = relation.inverse else { continue }
+        let name = model.properties[index].name
+        for other in models where other.isSelfOrDescendant(of: models[relation.target]) {
+          guard back < other.properties.count, var otherRelation = other.properties[back].relation,
+            otherRelation.inverse == nil, otherRelation.target < models.count,
+            let mine = models[otherRelation.target].propertyIndex[name]
+          else { continue }
+          otherRelation.inverse = mine
+          other.properties[back].relation = otherRelation
+        }
+      }
+    }
+  }
+
+  /// Reads `inverse` and `orphans` of one property (from the model that declares it).
+  private mutating func readRelationKeys(
+    _ model: ModelType, _ index: Int, schema: Schema, models modelsObject: JPtr
+  ) {
+    let spec = model.properties[index]
+    guard let declaring = json_object_get(modelsObject, spec.declaredIn),
+      let properties = json_object_get(declaring, "properties"),
+      let body = json_object_get(properties, spec.name)
+    else { return }
+    let reports = spec.declaredIn == model.name
+    let path = ["models", spec.declaredIn, "properties", spec.name]
+    func refuse(_ loader: inout SchemaLoader, _ key: String, _ message: String) {
+      if reports { loader.fail(path + [key], model: spec.declaredIn, property: spec.name, message) }
+    }
+    if let orphans = json_object_get(body, "orphans") {
+      let text = JValue.isString(orphans) ? JValue.string(orphans) : ""
+      if text != "delete" && text != "keep" {
+        refuse(&self, "orphans", "'orphans' must be \"delete\" or \"keep\"")
+      } else if spec.relation == nil {
+        refuse(
+          &self, "orphans",
+          "'orphans' is for relationships: '\(spec.name)' does not hold a model with a primaryKey")
+      } else {
+        model.properties[index].relation?.deletesOrphans = text == "delete"
+      }
+    }
+    guard let inverse = json_object_get(body, "inverse") else { return }
+    guard JValue.isString(inverse) else {
+      refuse(&self, "inverse", "'inverse' must name a property of the related model")
+      return
+    }
+    let name = JValue.string(inverse)
+    guard let relation = spec.relation, relation.target < schema.models.count else {
+      refuse(
+        &self, "inverse",
+        "'inverse' is for relationships: '\(spec.name)' does not hold a model with a primaryKey")
+      return
+    }
+    let target = schema.models[relation.target]
+    guard let back = target.propertyIndex[name] else {
+      refuse(
+        &self, "inverse",
+        "inverse '\(name)' is not a property of '\(target.name)'"
+          + Suggestion.hint(for: name, among: target.properties.map(\.name)))
+      return
+    }
+    let backSpec = target.properties[back]
+    guard let backRelation = Relation.of(backSpec.type, models: schema.models),
+      backRelation.target < schema.models.count,
+      model.isSelfOrDescendant(of: schema.models[backRelation.target])
+        || schema.models[backRelation.target].isSelfOrDescendant(of: model)
+    else {
+      refuse(
+        &self, "inverse",
+        "inverse '\(target.name).\(name)' does not point back: its type must be '\(model.name)', "
+          + "'\(model.name)?' or '[\(model.name)]'")
+      return
+    }
+    if let backBody = json_object_get(
+      json_object_get(json_object_get(modelsObject, backSpec.declaredIn), "properties"), name),
+      let declared = json_object_get(backBody, "inverse"), JValue.isString(declared),
+      JValue.string(declared) != spec.name
+    {
+      refuse(
+        &self, "inverse",
+        "inverse '\(target.name).\(name)' names '\(JValue.string(declared))' as its own inverse, not '\(spec.name)'"
+      )
+      return
+    }
+    model.properties[index].relation?.inverse = back
+  }
+}

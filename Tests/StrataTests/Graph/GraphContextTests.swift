@@ -1,0 +1,75 @@
+import Foundation
+import Strata
+import Testing
+
+/// The blog schema the graph tests share: users, posts (author with inverse), tags.
+let blogSchemaText = #"""
+  {"strata": 1, "version": 1, "models": {
+    "User": {"primaryKey": "id", "properties": {
+      "id": {"type": "int"}, "name": {"type": "string"},
+      "posts": {"type": "[Post]", "inverse": "author", "json": false}}},
+    "Post": {"primaryKey": "id", "properties": {
+      "id": {"type": "int"}, "title": {"type": "string"},
+      "author": {"type": "User?", "inverse": "posts"},
+      "tags": {"type": "[Tag]", "merge": "union"}}},
+    "Tag": {"primaryKey": "name", "properties": {"name": {"type": "string"}}}}}
+  """#
+
+@Test func postsWithRepeatedAuthorsAreUniqued() throws {
+  let schema = try Schema(parsing: blogSchemaText)
+  let context = try Context(schema: schema)
+  let posts = #"""
+    [{"id": 1, "title": "a", "author": {"id": 7, "name": "Ann"}, "tags": ["sun", "sea"]},
+     {"id": 2, "title": "b", "author": {"id": 7, "name": "Ann"}, "tags": ["sea"]},
+     {"id": 3, "title": "c", "author": {"id": 8, "name": "Bob"}}]
+    """#
+  let result = try context.import("Post", parsing: posts)
+  #expect(result.records.count == 3)
+  #expect(result.created == ["Post": 3, "User": 2, "Tag": 2])
+  #expect(try context.count("User") == 2)
+  let ann = try #require(try context.get("User", key: 7))
+  #expect(try ann.related("posts").map(\.key) == [1, 2])
+  #expect(try result.records[0].one("author")?.key == 7)
+  #expect(result.records[0]["tags"] == ["sun", "sea"])
+  let again = try context.import("Post", parsing: posts)
+  #expect(again.created.isEmpty)
+  #expect(again.updated == ["Post": 3, "User": 2])
+  #expect(try context.count("Post") == 3)
+  // Moving post 2 to Bob takes it out of Ann's posts.
+  _ = try context.import("Post", parsing: #"{"id": 2, "author": 8}"#)
+  #expect(try context.get("User", key: 7)?.related("posts").map(\.key) == [1])
+  #expect(try context.get("User", key: 8)?.related("posts").map(\.key) == [3, 2])
+  #expect(try context.get("Post", key: 2)?["title"] == "b")
+  // Nested output terminates on the cycle.
+  let nested = try #require(try context.get("User", key: 8)).dictionary
+  #expect(nested["posts"]?[0]?["author"] == 8)
+  // An import with an error changes nothing.
+  #expect(throws: StrataError.self) {
+    try context.import("Post", parsing: #"[{"id": 9, "author": {"id": 9}}, {"id": "x"}]"#)
+  }
+  #expect(try context.count("Post") == 3)
+  #expect(try context.count("User") == 2)
+  // Delete keeps inverses true.
+  try context.delete(try #require(try context.get("Post", key: 3)))
+  #expect(try context.get("User", key: 8)?.related("posts").map(\.key) == [2])
+}
+
+@Test func fileContextReopensToTheSameGraph() throws {
+  let directory = try TemporaryDirectory()
+  let path = directory.path("blog.db")
+  let schema = try Schema(parsing: blogSchemaText)
+  do {
+    let context = try Context(schema: schema, path: path)
+    _ = try context.import(
+      "Post",
+      parsing:
+        #"[{"id": 1, "title": "a", "author": {"id": 7, "name": "Ann"}, "tags": ["sun"]}, {"id": 2, "author": 7}]"#
+    )
+    context.close()
+  }
+  let reopened = try Context(schema: schema, path: path)
+  #expect(try reopened.count("Post") == 2)
+  #expect(try reopened.get("User", key: 7)?.related("posts").map(\.key) == [1, 2])
+  #expect(try reopened.get("Tag", key: "sun") != nil)
+  #expect(try reopened.get("Post", key: 1)?.one("author")?["name"] == "Ann")
+}
