@@ -760,6 +760,172 @@ char *strata_schema_diagram(const strata_schema_t *schema, const char *format, s
  */
 char *strata_schema_codegen_python(const strata_schema_t *schema, const char *document, strata_error_t *error);
 
+/* ------------------------------------------------------------------------ */
+/* Graph contexts (docs/graph.md)                                             */
+
+/**
+ * A graph context: the uniqued records of a schema's models, found by their
+ * model's "primaryKey", with relationships (properties holding models that
+ * have a primaryKey) linked to records and kept in step with their "inverse".
+ * In memory, or in memory and in an SQLite file. Reference counted.
+ *
+ * Threads: a context may be shared between threads. Every call takes the
+ * context's lock, so calls on one context run one at a time. Record handles
+ * are read-only models and may be read from any thread.
+ */
+typedef struct strata_context strata_context_t;
+
+/**
+ * Opens a graph context on `schema` (which it keeps alive): in memory when
+ * `path` is NULL or ":memory:", else on the SQLite file at `path` (created
+ * when missing; its records are read in). A file written by a newer schema
+ * "version" is refused with an "argument" error; one written by an older
+ * version is migrated with the schema's "migrations" and rewritten. A file
+ * that is not a Strata graph is an "argument" or "io" error.
+ *
+ * Return value: New reference (release it with strata_context_decref()), or
+ * NULL on error.
+ */
+strata_context_t *strata_context_open(const strata_schema_t *schema, const char *path, strata_error_t *error);
+
+/** Adds a reference to `context`; returns `context`. NULL is ignored. */
+strata_context_t *strata_context_incref(strata_context_t *context);
+
+/** Releases a reference to `context`; the last one closes it. NULL is ignored. */
+void strata_context_decref(strata_context_t *context);
+
+/**
+ * Closes `context` now (its file too); every later call on it is an
+ * "argument" error, and it still needs its strata_context_decref(). Record
+ * handles already returned stay valid as read-only models. Idempotent; NULL
+ * is ignored.
+ */
+void strata_context_close(strata_context_t *context);
+
+/**
+ * Called by an import's orphan rule with each record about to be deleted
+ * (`record` borrowed, valid for the call): return non-zero to keep it.
+ */
+typedef int (*strata_keep_fn)(strata_model_t *record, void *payload);
+
+/**
+ * Imports the records of `model` (which must have a primaryKey) in `data`
+ * (borrowed: an object, an array of objects, or a response with the records
+ * at the model's "root"), in ONE transaction:
+ *
+ * - each record is found by its key and updated as strata_model_update()
+ *   updates (absent keys never wipe, null clears), or made; a key repeated
+ *   in the input is one record, listed at each position, later values win;
+ * - a relationship given as an object imports that record; given as a bare
+ *   key ("user": "u1", "tags": ["a", "b"]; a list for a composite key) it
+ *   links to that record, making a stub that a later object fills;
+ * - a to-many relationship takes the input's list by its "merge" policy:
+ *   replace (default), union or append; "orphans": "delete" deletes the
+ *   records it drops that nothing else refers to;
+ * - a record whose input has no key gets one from the model's key injector
+ *   (strata_schema_builder_add_key_injector()), or is made fresh and
+ *   reported under "warnings".
+ *
+ * `options` (borrowed; NULL for none) is an object: "root" (a key path or
+ * JSON Pointer, over the model's "root"), "delete_orphans": {"model": name,
+ * "where": {property: canonical value}}: the records of that model in scope
+ * that the response did not contain are deleted, unless `keep` (may be NULL)
+ * returns non-zero for one.
+ *
+ * Any error (every one of the input is collected, each with its path) means
+ * nothing changed, in memory or in the file; a file that cannot be written
+ * is an "io" error.
+ *
+ * Return value: an array of `*count` new references to the top-level records
+ * in input order (release each with strata_model_decref() and the array with
+ * strata_free()), or NULL on error. `report` may be NULL; otherwise
+ * *report is a new reference to {"created": {model: n}, "updated": {model: n},
+ * "deleted": {model: n}, "warnings": [{"path", "model", "message"}]}.
+ * Records are read-only models: strata_model_update() and
+ * strata_model_merge() refuse them (change a strata_model_copy()).
+ */
+strata_model_t **strata_context_import(strata_context_t *context, const char *model, json_t *data,
+                                       json_t *options, strata_keep_fn keep, void *payload, size_t *count,
+                                       json_t **report, strata_error_t *error);
+
+/** Like strata_context_import(), from UTF-8 JSON text of `length` bytes. */
+strata_model_t **strata_context_importb(strata_context_t *context, const char *model, const char *buffer,
+                                        size_t length, json_t *options, strata_keep_fn keep, void *payload,
+                                        size_t *count, json_t **report, strata_error_t *error);
+
+/**
+ * The record of `model` (or a subtype) under `key` (borrowed: the key
+ * property's canonical value; a list for a composite key; the related
+ * record's key for a relationship key). A key of the wrong type ("5" for an
+ * int key) is a "type" error.
+ *
+ * Return value: New reference, or NULL: when there is no such record
+ * error->code is STRATA_OK.
+ */
+strata_model_t *strata_context_get(strata_context_t *context, const char *model, json_t *key,
+                                   strata_error_t *error);
+
+/**
+ * Every record of `model` (and its subtypes) in key order: an array of
+ * `*count` new references (release each and strata_free() the array), or NULL
+ * on error.
+ */
+strata_model_t **strata_context_all(strata_context_t *context, const char *model, size_t *count,
+                                    strata_error_t *error);
+
+/** The number of records of `model` (and its subtypes), or -1 on error. */
+long long strata_context_count(strata_context_t *context, const char *model, strata_error_t *error);
+
+/**
+ * Deletes `record` (borrowed; a record handle of this context): every
+ * relationship that held it lets go, inverses included, and the records its
+ * "orphans": "delete" relationships held are deleted when nothing else refers
+ * to them. Returns 0, or -1 on error.
+ */
+int strata_context_delete(strata_context_t *context, strata_model_t *record, strata_error_t *error);
+
+/**
+ * The records the relationship `property` of `record` (borrowed) holds now,
+ * in order: none (absent or null), one, or the list. An array of `*count` new
+ * references (release each and strata_free() the array), or NULL on error.
+ */
+strata_model_t **strata_context_related(strata_context_t *context, strata_model_t *record,
+                                        const char *property, size_t *count, strata_error_t *error);
+
+/**
+ * The canonical dictionary of `record` (borrowed) with relationships nested;
+ * a record met again on a cycle is written as its key. New reference, or NULL
+ * on error. (strata_model_dictionary() gives relationships as keys.)
+ */
+json_t *strata_context_dictionary(strata_context_t *context, strata_model_t *record, strata_error_t *error);
+
+/** Like strata_context_dictionary(), serialized back to API JSON. New reference, or NULL. */
+json_t *strata_context_to_json(strata_context_t *context, strata_model_t *record, strata_error_t *error);
+
+/** The key of a record handle (new reference), or NULL for an ordinary model or NULL. */
+json_t *strata_record_key(const strata_model_t *record);
+
+/**
+ * A key injector: gives a key to a record whose input has none. Called with
+ * the record's input object (borrowed) and the canonical dictionary of the
+ * record that holds it (borrowed; NULL at the top of a response); returns the
+ * key as a new reference (the key property's canonical value, a list for a
+ * composite key), or NULL after writing a one-line reason into `message`
+ * (the import then fails with a "format" error).
+ */
+typedef json_t *(*strata_key_fn)(json_t *value, json_t *parent, void *payload, char *message,
+                                 size_t message_size);
+
+/**
+ * Registers the key injector of `model` for schemas loaded through
+ * `builder`; payload and release as for strata_schema_builder_add_transformer().
+ * The model must exist and have a primaryKey when the schema loads. Returns
+ * 0, or -1 on error.
+ */
+int strata_schema_builder_add_key_injector(strata_schema_builder_t *builder, const char *model,
+                                           strata_key_fn inject, void *payload, strata_release_fn release,
+                                           strata_error_t *error);
+
 #ifdef __cplusplus
 }
 #endif

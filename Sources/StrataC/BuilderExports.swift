@@ -15,6 +15,7 @@ public typealias ReleaseCallback = @convention(c) (UnsafeMutableRawPointer?) -> 
 final class SchemaBuilder {
   var transformers: [String: Transformer] = [:]
   var mergers: [String: Merger] = [:]
+  var keyInjectors: [String: KeyInjector] = [:]
 }
 
 /// The C type of a merger callback (`strata_merge_fn`).
@@ -163,7 +164,10 @@ public func strata_schema_builder_load(
       return nil
     }
     let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
+    return finishLoad(
+      Schema.load(
+        doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
+      error)
   }
 }
 
@@ -181,7 +185,10 @@ public func strata_schema_builder_loadb(
     case .success(let doc):
       defer { json_decref(doc) }
       let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-      return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
+      return finishLoad(
+        Schema.load(
+          doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
+        error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil
@@ -207,7 +214,10 @@ public func strata_schema_builder_load_file(
     case .success(let doc):
       defer { json_decref(doc) }
       let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-      return finishLoad(Schema.load(doc, transformers: source.transformers, mergers: source.mergers), error)
+      return finishLoad(
+        Schema.load(
+          doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
+        error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil

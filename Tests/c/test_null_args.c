@@ -64,6 +64,26 @@ static size_t lines_read_nothing(void *buffer, size_t size, void *data) {
     return 0;
 }
 
+/* Graph contexts: a keep rule and a key injector that misbehave on request. */
+static int keep_all(strata_model_t *record, void *payload) {
+    (void)record;
+    (void)payload;
+    return 1;
+}
+static int injector_mode; /* 0 a key, 1 NULL with no message, 2 a key of the wrong type */
+static json_t *inject_key(json_t *value, json_t *parent, void *payload, char *message, size_t size) {
+    (void)value;
+    (void)parent;
+    (void)payload;
+    (void)message;
+    (void)size;
+    if (injector_mode == 1)
+        return NULL;
+    if (injector_mode == 2)
+        return json_string("not an int");
+    return json_integer(99);
+}
+
 /* A transformer that upper-cases strings; misbehaves on request. */
 static int transformer_mode; /* 0 ok, 1 NULL with no message, 2 wrong type, 3 NULL with message */
 static json_t *upper(json_t *value, void *payload, char *message, size_t size) {
@@ -424,6 +444,105 @@ int main(void) {
             strata_model_decref(into);
         }
         merger_mode = 0;
+    }
+
+    /* ---- graph contexts ---- */
+    {
+        static const char graph_doc[] =
+            "{\"strata\": 1, \"models\": {"
+            "\"User\": {\"primaryKey\": \"id\", \"properties\": {\"id\": {\"type\": \"int\"},"
+            " \"posts\": {\"type\": \"[Post]\", \"inverse\": \"author\"}}},"
+            "\"Post\": {\"primaryKey\": \"id\", \"properties\": {\"id\": {\"type\": \"int\"},"
+            " \"author\": {\"type\": \"User?\"}}}}}";
+        strata_schema_builder_t *graph_builder = strata_schema_builder_new();
+        strata_schema_t *graph_schema;
+        strata_context_t *context;
+        strata_model_t **records, **related, *record;
+        json_t *data, *key, *report = NULL;
+        size_t n = 0;
+
+        CHECK_ARG(strata_schema_builder_add_key_injector(NULL, "User", inject_key, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_schema_builder_add_key_injector(graph_builder, NULL, inject_key, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_schema_builder_add_key_injector(graph_builder, "User", NULL, NULL, NULL, &err) == -1);
+        CHECK(strata_schema_builder_add_key_injector(graph_builder, "User", inject_key, NULL, NULL, &err) == 0);
+        CHECK_ARG(strata_schema_builder_add_key_injector(graph_builder, "User", inject_key, NULL, NULL, &err) == -1);
+        graph_schema = strata_schema_builder_loadb(graph_builder, graph_doc, strlen(graph_doc), &err);
+        CHECK(graph_schema != NULL);
+
+        CHECK_ARG(strata_context_open(NULL, NULL, &err) == NULL);
+        CHECK(strata_context_open(NULL, NULL, NULL) == NULL);
+        context = strata_context_open(graph_schema, NULL, &err);
+        CHECK(context != NULL);
+        CHECK(strata_context_incref(NULL) == NULL);
+        strata_context_decref(NULL);
+        strata_context_close(NULL);
+
+        data = json_loads("[{\"id\": 1, \"author\": {\"id\": 7}}, {\"id\": 2, \"author\": {}}]", 0, NULL);
+        CHECK_ARG(strata_context_import(NULL, "Post", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_import(context, NULL, data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_import(context, "Post", NULL, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_import(context, "Post", data, NULL, NULL, NULL, NULL, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_import(context, "Nope", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_importb(context, "Post", NULL, 2, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK(strata_context_importb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL) == NULL);
+        /* an injector that refuses fails the import, and nothing changes */
+        injector_mode = 1;
+        CHECK(strata_context_import(context, "Post", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK(err.code == STRATA_ERROR_FORMAT);
+        injector_mode = 2;
+        CHECK(strata_context_import(context, "Post", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
+        CHECK(strata_context_count(context, "Post", &err) == 0);
+        injector_mode = 0;
+        records = strata_context_import(context, "Post", data, NULL, keep_all, NULL, &n, &report, &err);
+        CHECK(records != NULL && n == 2 && report != NULL);
+        CHECK(strata_context_count(context, "User", &err) == 2);
+        /* records are read only */
+        CHECK_ARG(strata_model_update(records[0], data, &err) == -1);
+
+        key = json_integer(7);
+        CHECK_ARG(strata_context_get(NULL, "User", key, &err) == NULL);
+        CHECK_ARG(strata_context_get(context, NULL, key, &err) == NULL);
+        CHECK_ARG(strata_context_get(context, "User", NULL, &err) == NULL);
+        record = strata_context_get(context, "User", key, &err);
+        CHECK(record != NULL && err.code == STRATA_OK);
+        CHECK_ARG(strata_context_all(NULL, "User", &n, &err) == NULL);
+        CHECK_ARG(strata_context_all(context, NULL, &n, &err) == NULL);
+        CHECK_ARG(strata_context_all(context, "User", NULL, &err) == NULL);
+        CHECK_ARG(strata_context_count(NULL, "User", &err) == -1);
+        CHECK_ARG(strata_context_count(context, NULL, &err) == -1);
+        CHECK_ARG(strata_context_related(NULL, record, "posts", &n, &err) == NULL);
+        CHECK_ARG(strata_context_related(context, NULL, "posts", &n, &err) == NULL);
+        CHECK_ARG(strata_context_related(context, record, NULL, &n, &err) == NULL);
+        CHECK_ARG(strata_context_related(context, record, "posts", NULL, &err) == NULL);
+        CHECK_ARG(strata_context_related(context, record, "post", &n, &err) == NULL);
+        CHECK_ARG(strata_context_related(context, model, "posts", &n, &err) == NULL); /* not a record */
+        related = strata_context_related(context, record, "posts", &n, &err);
+        CHECK(related != NULL && n == 1);
+        strata_model_decref(related[0]);
+        strata_free(related);
+        CHECK_ARG(strata_context_dictionary(NULL, record, &err) == NULL);
+        CHECK_ARG(strata_context_dictionary(context, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_to_json(NULL, record, &err) == NULL);
+        CHECK_ARG(strata_context_to_json(context, NULL, &err) == NULL);
+        CHECK(strata_record_key(NULL) == NULL);
+        CHECK(strata_record_key(model) == NULL);
+        CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
+        CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);
+        CHECK(strata_context_delete(context, record, &err) == 0);
+        CHECK_ARG(strata_context_delete(context, record, &err) == -1); /* already gone */
+
+        strata_context_close(context);
+        CHECK_ARG(strata_context_count(context, "User", &err) == -1);
+        strata_context_decref(context);
+        strata_model_decref(record);
+        strata_model_decref(records[0]);
+        strata_model_decref(records[1]);
+        strata_free(records);
+        json_decref(report);
+        json_decref(key);
+        json_decref(data);
+        strata_schema_decref(graph_schema);
+        strata_schema_builder_free(graph_builder);
     }
 
     /* ---- all at once, then the releases ---- */

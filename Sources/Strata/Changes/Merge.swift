@@ -338,8 +338,18 @@ struct Merging {
 }
 
 extension ModelObject {
+  /// The error for changing a graph record's handle in place, or nil for an ordinary model.
+  var readOnlyRefusal: StrataError? {
+    guard let record = graphRecord else { return nil }
+    return StrataError(
+      code: .argument,
+      message:
+        "the '\(type.name)' record \(record.key) is read only: import a change into its context, or change a copy")
+  }
+
   /// Merges `other` into this model in place by each property's policy; all or nothing.
   package func merge(_ other: ModelObject) -> Result<Void, StrataError> {
+    if let refusal = readOnlyRefusal { return .failure(refusal) }
     var merging = Merging(schema: schema)
     if merging.merge(other, into: self) { return .success(()) }
     return .failure(StrataError(merging.errors))
@@ -349,6 +359,7 @@ extension ModelObject {
   /// models. The input is mapped as a partial model (every error collected),
   /// then merged; all or nothing.
   package func update(_ json: JPtr) -> Result<Void, StrataError> {
+    if let refusal = readOnlyRefusal { return .failure(refusal) }
     var mapper = Mapper(schema: schema, mode: .json)
     guard let changes = mapper.mapPartial(json, type: type), mapper.errors.isEmpty else {
       return .failure(StrataError(mapper.errors))

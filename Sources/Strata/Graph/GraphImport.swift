@@ -577,3 +577,89 @@ struct GraphImporter {
     return transaction.create(object.type, key, object: object.copy(), isStub: false)
   }
 }
+
+extension ImportRequest {
+  /// Reads the options object of a C or Python import (borrowed; nil for
+  /// none): `"root"` (a key path or JSON Pointer) and `"delete_orphans"`
+  /// (`{"model": name, "where": {property: value}}`); null members count as
+  /// not given. The orphan rule's `where` values are borrowed from `options`.
+  package static func read(_ options: JPtr?, keep: ((ModelObject) -> Bool)?) -> Result<
+    ImportRequest, StrataError
+  > {
+    var request = ImportRequest()
+    guard let options, !JValue.isNull(options) else { return .success(request) }
+    func refuse(_ message: String) -> Result<ImportRequest, StrataError> {
+      .failure(StrataError(code: .argument, message: message))
+    }
+    guard JValue.isObject(options) else {
+      return refuse("the import options must be an object with \"root\" and \"delete_orphans\"")
+    }
+    var problem: String? = nil
+    JValue.forEachMember(options) { keyBytes, value in
+      let key = JValue.keyString(keyBytes)
+      if JValue.isNull(value) || problem != nil { return }
+      switch key {
+      case "root":
+        if JValue.isString(value) {
+          request.root = JValue.string(value)
+        } else {
+          problem = "the option \"root\" must be a key path or a JSON Pointer (a string)"
+        }
+      case "delete_orphans":
+        guard JValue.isObject(value), let model = json_object_get(value, "model"), JValue.isString(model)
+        else {
+          problem = "the option \"delete_orphans\" must be an object with a \"model\" (and \"where\")"
+          return
+        }
+        var rule = OrphanRule(model: JValue.string(model), keep: keep)
+        JValue.forEachMember(value) { ruleKey, member in
+          switch JValue.keyString(ruleKey) {
+          case "model": return
+          case "where":
+            guard JValue.isObject(member) else {
+              problem = "\"where\" of \"delete_orphans\" must be an object of property -> value"
+              return
+            }
+            JValue.forEachMember(member) { name, scoped in rule.scope.append((JValue.keyString(name), scoped))
+            }
+          default:
+            problem =
+              "unknown member '\(JValue.keyString(ruleKey))' of \"delete_orphans\" (it takes \"model\" and \"where\")"
+          }
+        }
+        request.orphans = rule
+      default:
+        problem =
+          "unknown import option '\(key)'"
+          + Suggestion.hintOrList(for: key, among: ["root", "delete_orphans"])
+      }
+    }
+    if let problem { return refuse(problem) }
+    return .success(request)
+  }
+}
+
+extension ImportOutcome {
+  /// The counts and warnings as JSON (a new reference):
+  /// `{"created": {...}, "updated": {...}, "deleted": {...}, "warnings": [...]}`.
+  package func report() -> JPtr? {
+    guard let report = json_object() else { return nil }
+    for (name, counts) in [("created", created), ("updated", updated), ("deleted", deleted)] {
+      let object = json_object()
+      for (model, count) in counts {
+        if let object { JValue.setNew(object, model, json_integer(json_int_t(count))) }
+      }
+      JValue.setNew(report, name, object ?? json_null())
+    }
+    let list = json_array()
+    for warning in warnings {
+      guard let list, let item = json_object() else { continue }
+      JValue.setNew(item, "path", JValue.makeString(warning.path) ?? json_null())
+      JValue.setNew(item, "model", JValue.makeString(warning.model) ?? json_null())
+      JValue.setNew(item, "message", JValue.makeString(warning.message) ?? json_null())
+      _ = json_array_append_new(list, item)
+    }
+    JValue.setNew(report, "warnings", list ?? json_null())
+    return report
+  }
+}

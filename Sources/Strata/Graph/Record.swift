@@ -65,3 +65,10 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
   /// `Name{...}` with relationships as keys (never loops on cycles).
   public var description: String { model.description }
 }
+
+extension ModelObject {
+  /// The key of the graph record this object shows (a new reference), or nil for an ordinary model.
+  package var recordKeyJSON: JPtr? {
+    graphRecord.map { JValue.retain($0.keyJSON) }
+  }
+}

@@ -1,0 +1,363 @@
+import CJansson
+import Glibc
+import Strata
+
+/// The C type of an orphan keep callback (`strata_keep_fn`).
+public typealias KeepCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32
+
+/// The C type of a key injector (`strata_key_fn`).
+public typealias KeyCallback =
+  @convention(c) (
+    UnsafeMutablePointer<json_t>?, UnsafeMutablePointer<json_t>?, UnsafeMutableRawPointer?,
+    UnsafeMutablePointer<CChar>?, Int
+  ) -> UnsafeMutablePointer<json_t>?
+
+extension Handles {
+  /// The context behind a `strata_context_t *`.
+  static func context(_ handle: OpaquePointer?) -> GraphContext? {
+    guard let handle else { return nil }
+    return Unmanaged<GraphContext>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+  }
+
+  /// A malloc'd array of new model references (one NULL slot when empty), or nil.
+  static func modelArray(_ objects: [ModelObject]) -> UnsafeMutablePointer<OpaquePointer?>? {
+    let capacity = max(objects.count, 1)
+    guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else { return nil }
+    let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
+    for (position, object) in objects.enumerated() { (array + position).initialize(to: retained(object)) }
+    if objects.isEmpty { array.initialize(to: nil) }
+    return array
+  }
+}
+
+/// Opens a graph context on a schema: in memory (`path` NULL) or on an SQLite file.
+@_cdecl("strata_context_open")
+public func strata_context_open(
+  _ schema: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ out: UnsafeMutableRawPointer?
+) -> OpaquePointer? {
+  deepCall { () -> OpaquePointer? in
+    guard let schema = Handles.schema(schema) else {
+      ErrorReporting.fail(.argument, "the schema is NULL", out)
+      return nil
+    }
+    do throws(StrataError) {
+      let context = try GraphContext(schema: schema, path: Handles.string(path))
+      ErrorReporting.succeed(out)
+      return OpaquePointer(Unmanaged.passRetained(context).toOpaque())
+    } catch {
+      ErrorReporting.fail(error, out)
+      return nil
+    }
+  }
+}
+
+/// Adds a reference to a context.
+@_cdecl("strata_context_incref")
+public func strata_context_incref(_ context: OpaquePointer?) -> OpaquePointer? {
+  guard let context else { return nil }
+  _ = Unmanaged<GraphContext>.fromOpaque(UnsafeRawPointer(context)).retain()
+  return context
+}
+
+/// Releases a reference to a context (the last one closes it).
+@_cdecl("strata_context_decref")
+public func strata_context_decref(_ context: OpaquePointer?) {
+  deepCall { () -> Void in
+    guard let context else { return }
+    Unmanaged<GraphContext>.fromOpaque(UnsafeRawPointer(context)).release()
+  }
+}
+
+/// Closes a context now: later calls on it are "argument" errors.
+@_cdecl("strata_context_close")
+public func strata_context_close(_ context: OpaquePointer?) {
+  deepCall { () -> Void in Handles.context(context)?.close() }
+}
+
+/// Imports the records of `model` in `data` (borrowed).
+@_cdecl("strata_context_import")
+public func strata_context_import(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ data: UnsafeMutablePointer<json_t>?,
+  _ options: UnsafeMutablePointer<json_t>?, _ keep: KeepCallback?, _ payload: UnsafeMutableRawPointer?,
+  _ count: UnsafeMutablePointer<Int>?, _ report: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    report?.pointee = nil
+    guard let data else {
+      ErrorReporting.fail(.argument, "the JSON input is NULL", error)
+      return nil
+    }
+    return importInto(context, model, data, options, keep, payload, count, report, error)
+  }
+}
+
+/// Imports the records of `model` in JSON text.
+@_cdecl("strata_context_importb")
+public func strata_context_importb(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ buffer: UnsafePointer<CChar>?, _ length: Int,
+  _ options: UnsafeMutablePointer<json_t>?, _ keep: KeepCallback?, _ payload: UnsafeMutableRawPointer?,
+  _ count: UnsafeMutablePointer<Int>?, _ report: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    report?.pointee = nil
+    switch parseBuffer(buffer, length) {
+    case .success(let json):
+      defer { json_decref(json) }
+      return importInto(context, model, json, options, keep, payload, count, report, error)
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
+  }
+}
+
+private func importInto(
+  _ handle: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ data: UnsafeMutablePointer<json_t>,
+  _ options: UnsafeMutablePointer<json_t>?, _ keep: KeepCallback?, _ payload: UnsafeMutableRawPointer?,
+  _ count: UnsafeMutablePointer<Int>?, _ report: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  guard let context = Handles.context(handle) else {
+    ErrorReporting.fail(.argument, "the context is NULL", error)
+    return nil
+  }
+  guard let name = Handles.string(model) else {
+    ErrorReporting.fail(.argument, "the model name is NULL", error)
+    return nil
+  }
+  guard let count else {
+    ErrorReporting.fail(.argument, "the count pointer is NULL", error)
+    return nil
+  }
+  let payloadBits = payload.map { UInt(bitPattern: $0) }
+  let keeper: ((ModelObject) -> Bool)? = keep.map { callback in
+    { object in
+      let handle = OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
+      return callback(handle, payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }) != 0
+    }
+  }
+  let request: ImportRequest
+  switch ImportRequest.read(options, keep: keeper) {
+  case .success(let read): request = read
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  }
+  switch context.importValue(name, data, request) {
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  case .success(let outcome):
+    guard let array = Handles.modelArray(outcome.records) else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    count.pointee = outcome.records.count
+    report?.pointee = outcome.report()
+    ErrorReporting.succeed(error)
+    return array
+  }
+}
+
+/// The record of `model` under `key` (borrowed), a new reference; NULL when
+/// there is none (error code STRATA_OK) or on error.
+@_cdecl("strata_context_get")
+public func strata_context_get(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ key: UnsafeMutablePointer<json_t>?,
+  _ error: UnsafeMutableRawPointer?
+) -> OpaquePointer? {
+  deepCall { () -> OpaquePointer? in
+    guard let engine = Handles.context(context), let name = Handles.string(model), let key else {
+      ErrorReporting.fail(.argument, "the context, the model name or the key is NULL", error)
+      return nil
+    }
+    switch engine.record(name, key: key) {
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    case .success(let object):
+      ErrorReporting.succeed(error)
+      return object.map { Handles.retained($0) }
+    }
+  }
+}
+
+/// Every record of `model` in key order: an array of new references.
+@_cdecl("strata_context_all")
+public func strata_context_all(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ count: UnsafeMutablePointer<Int>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    guard let engine = Handles.context(context), let name = Handles.string(model), let count else {
+      ErrorReporting.fail(.argument, "the context, the model name or the count pointer is NULL", error)
+      return nil
+    }
+    return finishRecords(engine.records(name), count, error)
+  }
+}
+
+/// The number of records of `model`, or -1 on error.
+@_cdecl("strata_context_count")
+public func strata_context_count(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
+) -> Int64 {
+  deepCall { () -> Int64 in
+    guard let engine = Handles.context(context), let name = Handles.string(model) else {
+      ErrorReporting.fail(.argument, "the context or the model name is NULL", error)
+      return -1
+    }
+    switch engine.count(name) {
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return -1
+    case .success(let value):
+      ErrorReporting.succeed(error)
+      return Int64(value)
+    }
+  }
+}
+
+/// Deletes a record; 0 on success, -1 on error.
+@_cdecl("strata_context_delete")
+public func strata_context_delete(
+  _ context: OpaquePointer?, _ record: OpaquePointer?, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  deepCall { () -> Int32 in
+    guard let engine = Handles.context(context), let object = Handles.model(record) else {
+      ErrorReporting.fail(.argument, "the context or the record is NULL", error)
+      return -1
+    }
+    switch engine.delete(object) {
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return -1
+    case .success:
+      ErrorReporting.succeed(error)
+      return 0
+    }
+  }
+}
+
+/// The records a relationship of a record holds now: an array of new references.
+@_cdecl("strata_context_related")
+public func strata_context_related(
+  _ context: OpaquePointer?, _ record: OpaquePointer?, _ property: UnsafePointer<CChar>?,
+  _ count: UnsafeMutablePointer<Int>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    guard let engine = Handles.context(context), let object = Handles.model(record),
+      let name = Handles.string(property), let count
+    else {
+      ErrorReporting.fail(
+        .argument, "the context, the record, the property or the count pointer is NULL", error)
+      return nil
+    }
+    return finishRecords(engine.related(object, name).map { $0 ?? [] }, count, error)
+  }
+}
+
+/// A record's canonical dictionary with relationships nested (a new reference).
+@_cdecl("strata_context_dictionary")
+public func strata_context_dictionary(
+  _ context: OpaquePointer?, _ record: OpaquePointer?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<json_t>? {
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let engine = Handles.context(context), let object = Handles.model(record) else {
+      ErrorReporting.fail(.argument, "the context or the record is NULL", error)
+      return nil
+    }
+    return finishJSON(engine.nestedDictionary(object), error)
+  }
+}
+
+/// A record serialized to JSON with relationships nested (a new reference).
+@_cdecl("strata_context_to_json")
+public func strata_context_to_json(
+  _ context: OpaquePointer?, _ record: OpaquePointer?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<json_t>? {
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let engine = Handles.context(context), let object = Handles.model(record) else {
+      ErrorReporting.fail(.argument, "the context or the record is NULL", error)
+      return nil
+    }
+    return finishJSON(engine.nestedJSON(object), error)
+  }
+}
+
+/// The key of a record handle (a new reference), NULL for an ordinary model.
+@_cdecl("strata_record_key")
+public func strata_record_key(_ record: OpaquePointer?) -> UnsafeMutablePointer<json_t>? {
+  guard let object = Handles.model(record) else { return nil }
+  return object.recordKeyJSON
+}
+
+private func finishRecords(
+  _ result: Result<[ModelObject], StrataError>, _ count: UnsafeMutablePointer<Int>,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  switch result {
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return nil
+  case .success(let objects):
+    guard let array = Handles.modelArray(objects) else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    count.pointee = objects.count
+    ErrorReporting.succeed(error)
+    return array
+  }
+}
+
+/// Registers a key injector for the records of `model`.
+@_cdecl("strata_schema_builder_add_key_injector")
+public func strata_schema_builder_add_key_injector(
+  _ builder: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ inject: KeyCallback?,
+  _ payload: UnsafeMutableRawPointer?, _ release: ReleaseCallback?, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let builder else {
+    ErrorReporting.fail(.argument, "the builder is NULL", error)
+    return -1
+  }
+  guard let name = Handles.string(model), !name.isEmpty else {
+    ErrorReporting.fail(.argument, "the model name is NULL or empty", error)
+    return -1
+  }
+  guard let inject else {
+    ErrorReporting.fail(.argument, "the key injector of '\(name)' is NULL", error)
+    return -1
+  }
+  let target = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
+  if target.keyInjectors[name] != nil {
+    ErrorReporting.fail(.argument, "a key injector for '\(name)' is already registered", error)
+    return -1
+  }
+  let payloadBits = payload.map { UInt(bitPattern: $0) }
+  func pointer() -> UnsafeMutableRawPointer? {
+    payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+  }
+  target.keyInjectors[name] = KeyInjector(
+    model: name,
+    function: { value, parent in
+      let capacity = 256
+      return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+        guard let base = buffer.baseAddress else { return .failure(MergeRefusal("out of memory")) }
+        base.initialize(repeating: 0, count: capacity)
+        if let key = inject(value, parent, pointer(), base, capacity) { return .success(key) }
+        base[capacity - 1] = 0
+        let message = String(cString: base)
+        return .failure(MergeRefusal(message.isEmpty ? "it returned no key" : message))
+      }
+    },
+    release: release.map { callback in { callback(pointer()) } })
+  ErrorReporting.succeed(error)
+  return 0
+}
