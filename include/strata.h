@@ -902,6 +902,15 @@ json_t *strata_context_dictionary(strata_context_t *context, strata_model_t *rec
 /** Like strata_context_dictionary(), serialized back to API JSON. New reference, or NULL. */
 json_t *strata_context_to_json(strata_context_t *context, strata_model_t *record, strata_error_t *error);
 
+/**
+ * What `property` of `model` is in a graph context: 1 a to-one relationship
+ * (its type is a model with a primaryKey, or that model optional), 2 a to-many
+ * one ([M] or [M]?), 0 an ordinary property; -1 with an "argument" error for
+ * a NULL argument, an unknown model or property.
+ */
+int strata_schema_relationship(const strata_schema_t *schema, const char *model, const char *property,
+                               strata_error_t *error);
+
 /** The key of a record handle (new reference), or NULL for an ordinary model or NULL. */
 json_t *strata_record_key(const strata_model_t *record);
 

@@ -361,3 +361,24 @@ public func strata_schema_builder_add_key_injector(
   ErrorReporting.succeed(error)
   return 0
 }
+
+/// 1 when `property` of `model` is a to-one relationship, 2 to-many, 0 not one, -1 on error.
+@_cdecl("strata_schema_relationship")
+public func strata_schema_relationship(
+  _ schema: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ property: UnsafePointer<CChar>?,
+  _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return -1 }
+  guard let property = Handles.string(property) else {
+    ErrorReporting.fail(.argument, "the property name is NULL", error)
+    return -1
+  }
+  switch schema.relationshipKind(name, property) {
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return -1
+  case .success(let kind):
+    ErrorReporting.succeed(error)
+    return Int32(kind)
+  }
+}

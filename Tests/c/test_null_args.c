@@ -525,6 +525,13 @@ int main(void) {
         CHECK_ARG(strata_context_to_json(NULL, record, &err) == NULL);
         CHECK_ARG(strata_context_to_json(context, NULL, &err) == NULL);
         CHECK(strata_record_key(NULL) == NULL);
+        CHECK_ARG(strata_schema_relationship(NULL, "User", "posts", &err) == -1);
+        CHECK_ARG(strata_schema_relationship(graph_schema, NULL, "posts", &err) == -1);
+        CHECK_ARG(strata_schema_relationship(graph_schema, "User", NULL, &err) == -1);
+        CHECK_ARG(strata_schema_relationship(graph_schema, "User", "post", &err) == -1);
+        CHECK(strata_schema_relationship(graph_schema, "User", "posts", &err) == 2);
+        CHECK(strata_schema_relationship(graph_schema, "Post", "author", &err) == 1);
+        CHECK(strata_schema_relationship(graph_schema, "Post", "id", &err) == 0);
         CHECK(strata_record_key(model) == NULL);
         CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
         CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);

@@ -344,7 +344,8 @@ extension ModelObject {
     return StrataError(
       code: .argument,
       message:
-        "the '\(type.name)' record \(record.key) is read only: import a change into its context, or change a copy")
+        "the '\(type.name)' record \(record.key) is read only: import a change into its context, or change a copy"
+    )
   }
 
   /// Merges `other` into this model in place by each property's policy; all or nothing.

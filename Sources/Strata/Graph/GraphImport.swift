@@ -194,10 +194,11 @@ struct GraphImporter {
     mapper.steps = steps
     var key: RecordKey
     if keyless {
+      let before = mapper.errors.count
       if let injected = inject(value, chosen, into: mapped, parent: parent) {
         key = injected
       } else {
-        if !mapper.errors.isEmpty { return nil }
+        if mapper.errors.count > before { return nil }
         key = .synthetic(transaction.nextSynthetic)
         transaction.nextSynthetic += 1
         warnings.append(

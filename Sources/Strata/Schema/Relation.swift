@@ -28,3 +28,20 @@ struct Relation: Sendable {
     }
   }
 }
+
+extension Schema {
+  /// 1 when `property` of `model` is a to-one relationship, 2 when to-many, 0 when it is not one.
+  package func relationshipKind(_ model: String, _ property: String) -> Result<Int, StrataError> {
+    modelType(model).flatMap { type in
+      guard let index = type.propertyIndex[property], index < type.properties.count else {
+        return .failure(
+          StrataError(
+            code: .argument,
+            message: "model '\(model)' has no property '\(property)'"
+              + Suggestion.hint(for: property, among: type.properties.map(\.name))))
+      }
+      guard let relation = type.properties[index].relation else { return .success(0) }
+      return .success(relation.toMany ? 2 : 1)
+    }
+  }
+}

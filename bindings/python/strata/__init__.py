@@ -22,11 +22,15 @@ from __future__ import annotations
 from . import _native
 from ._core import JSONInput, Model, Response, Schema, compare
 from ._errors import LineError, MappingError, SchemaError, StrataError
+from ._graph import Context, ImportResult, Record
 
 __all__ = [
     "Schema",
     "Model",
     "Response",
+    "Context",
+    "Record",
+    "ImportResult",
     "StrataError",
     "SchemaError",
     "MappingError",

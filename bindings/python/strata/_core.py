@@ -21,10 +21,15 @@ from typing import (
     Union,
 )
 
+from typing import TYPE_CHECKING
+
 from . import _native, _pickling
 from ._errors import ErrorEntry, LineError, MappingError, SchemaError, StrataError
 from ._native import lib, strata_error_t
 from ._transformers import new_builder
+
+if TYPE_CHECKING:
+    from ._graph import Context
 
 __all__ = ["Schema", "Model", "Response", "JSONInput", "compare"]
 
@@ -105,7 +110,16 @@ class Schema:
     workers.
     """
 
-    __slots__ = ("_handle", "_finalizer", "_version", "_models", "_document", "_callables", "__weakref__")
+    __slots__ = (
+        "_handle",
+        "_finalizer",
+        "_version",
+        "_models",
+        "_document",
+        "_callables",
+        "_injectors",
+        "__weakref__",
+    )
 
     _handle: int
     _finalizer: weakref.finalize[Any, Any]
@@ -121,6 +135,7 @@ class Schema:
         doc: Union[str, bytes, bytearray, memoryview, Mapping[str, Any]],
         transformers: Optional[Mapping[str, Any]] = None,
         mergers: Optional[Mapping[str, Any]] = None,
+        key_injectors: Optional[Mapping[str, Any]] = None,
     ) -> None:
         _check_transformers(transformers)
         if isinstance(doc, os.PathLike):
@@ -129,8 +144,8 @@ class Schema:
             doc = dict(doc)
         buffer = _encode(doc)
         error = strata_error_t()
-        if transformers or mergers:
-            builder = new_builder(transformers or {}, mergers)
+        if transformers or mergers or key_injectors:
+            builder = new_builder(transformers or {}, mergers, key_injectors)
             try:
                 handle = lib.strata_schema_builder_loadb(builder, buffer, len(buffer), byref(error))
             finally:
@@ -141,6 +156,7 @@ class Schema:
             raise SchemaError(_native.last_errors(error), "invalid schema")
         self._adopt(handle)
         self._keep_for_pickling(buffer, transformers, mergers)
+        self._injectors = bool(key_injectors)
 
     @classmethod
     def from_file(
@@ -438,6 +454,14 @@ class Schema:
         finally:
             lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
 
+    def context(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> "Context":
+        """Opens a graph context on this schema (docs/graph.md): in memory
+        (``path`` None) or on the SQLite file at ``path``. Also a ``with``
+        context manager that closes it."""
+        from ._graph import Context
+
+        return Context(self, path)
+
     def unarchive(self, blob: JSONInput) -> "Model":
         """Restores a model from an archive (JSON text as ``str``/``bytes``, or a
         dict). An archive of an older schema version is brought up to date by
@@ -483,6 +507,10 @@ class Schema:
             raise pickle.PicklingError(
                 "strata: cannot pickle the Schema: it was loaded from a file that could not be read "
                 "again (a pipe?); load it with Schema(text) to pickle it"
+            )
+        if getattr(self, "_injectors", False):
+            raise pickle.PicklingError(
+                "strata: a Schema with key injectors does not pickle; make it again where it is needed"
             )
         transformers, mergers = getattr(self, "_callables", (None, None))
         return (_pickling.restore, (document, _pickling.references(transformers, mergers)))

@@ -393,10 +393,65 @@ def _declare_diff_and_archives(lib: ctypes.CDLL, path: Path) -> None:
         func.argtypes = list(argtypes)
 
 
+#: strata_keep_fn: int (*)(strata_model_t *record, void *payload)
+KEEP_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p)
+
+#: strata_key_fn: json_t *(*)(json_t *value, json_t *parent, void *payload, char *message, size_t size)
+KEY_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
+
+
+def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
+    """Declares the functions of the "Graph contexts" section of strata.h."""
+    context_p = c_void_p
+    records_p = POINTER(model_p)
+    table = (
+        ("strata_context_open", context_p, (schema_p, c_char_p, error_p)),
+        ("strata_context_incref", context_p, (context_p,)),
+        ("strata_context_decref", None, (context_p,)),
+        ("strata_context_close", None, (context_p,)),
+        (
+            "strata_context_import",
+            records_p,
+            (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, POINTER(c_size_t), POINTER(json_p), error_p),
+        ),
+        (
+            "strata_context_importb",
+            records_p,
+            (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, POINTER(c_size_t),
+             POINTER(json_p), error_p),
+        ),
+        ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),
+        ("strata_context_all", records_p, (context_p, c_char_p, POINTER(c_size_t), error_p)),
+        ("strata_context_count", ctypes.c_longlong, (context_p, c_char_p, error_p)),
+        ("strata_context_delete", c_int, (context_p, model_p, error_p)),
+        ("strata_context_related", records_p, (context_p, model_p, c_char_p, POINTER(c_size_t), error_p)),
+        ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
+        ("strata_context_to_json", json_p, (context_p, model_p, error_p)),
+        ("strata_record_key", json_p, (model_p,)),
+        ("strata_schema_relationship", c_int, (schema_p, c_char_p, c_char_p, error_p)),
+        (
+            "strata_schema_builder_add_key_injector",
+            c_int,
+            (c_void_p, c_char_p, KEY_FN, c_void_p, RELEASE_FN, error_p),
+        ),
+    )
+    for name, restype, argtypes in table:
+        try:
+            func = getattr(lib, name)
+        except AttributeError as exc:
+            raise ImportError(
+                f"strata: {path} does not export {name}(); "
+                f"is it an older or incomplete build of libstrata?"
+            ) from exc
+        func.restype = restype
+        func.argtypes = list(argtypes)
+
+
 library_path: Path = find_library()
 lib: ctypes.CDLL = _load(library_path)
 _declare(lib, library_path)
 _declare_diff_and_archives(lib, library_path)
+_declare_graph(lib, library_path)
 
 
 def text(raw: Optional[bytes]) -> str:

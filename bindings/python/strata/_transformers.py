@@ -16,7 +16,7 @@ import threading
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 from . import _native
-from ._native import MERGE_FN, RELEASE_FN, TRANSFORM_FN, lib
+from ._native import KEY_FN, MERGE_FN, RELEASE_FN, TRANSFORM_FN, lib
 
 Function = Callable[[Any], Any]
 
@@ -86,7 +86,32 @@ def _merge_step(function: Callable[[Any, Any], Any]) -> Any:
     return MERGE_FN(call)
 
 
-def new_builder(transformers: Mapping[str, Any], mergers: Optional[Mapping[str, Any]] = None) -> int:
+def _key_step(function: Callable[[Any, Any], Any]) -> Any:
+    def call(
+        value: Optional[int], parent: Optional[int], payload: Optional[int], buffer: Optional[int], size: int
+    ) -> Optional[int]:
+        try:
+            data = json.loads(_native.dumps(value or 0))
+            holder = json.loads(_native.dumps(parent)) if parent else None
+            result = function(data, holder)
+            text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except Exception as exc:  # a refusal, with the exception's type and message
+            _write_message(buffer, size, f"{type(exc).__name__}: {exc}")
+            return None
+        handle = lib.strata_json_loadb(text, len(text), None)
+        if not handle:
+            _write_message(buffer, size, "the key injector returned a value JSON cannot hold")
+            return None
+        return int(handle)
+
+    return KEY_FN(call)
+
+
+def new_builder(
+    transformers: Mapping[str, Any],
+    mergers: Optional[Mapping[str, Any]] = None,
+    key_injectors: Optional[Mapping[str, Any]] = None,
+) -> int:
     """A schema builder holding ``transformers`` (name -> (forward, reverse or
     None)) and ``mergers`` (name -> callable(current, incoming) -> merged).
 
@@ -127,6 +152,20 @@ def new_builder(transformers: Mapping[str, Any], mergers: Optional[Mapping[str, 
             if status != 0:
                 _release(key)
                 raise SchemaError(_native.last_errors(error), f"cannot register merger {name!r}")
+        for name, function in (key_injectors or {}).items():
+            if not isinstance(name, str) or not callable(function):
+                raise TypeError(f"strata: key injector {name!r} must be a callable(value, parent)")
+            callback = _key_step(function)
+            key = next(_ids)
+            with _alive_lock:
+                _alive[key] = (callback, None)
+            error = _native.strata_error_t()
+            status = lib.strata_schema_builder_add_key_injector(
+                builder, name.encode("utf-8"), callback, key, _RELEASE, ctypes.byref(error)
+            )
+            if status != 0:
+                _release(key)
+                raise SchemaError(_native.last_errors(error), f"cannot register the key injector of {name!r}")
     except BaseException:
         lib.strata_schema_builder_free(builder)
         raise

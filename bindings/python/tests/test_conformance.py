@@ -15,11 +15,12 @@ from strata import codegen
 from jsoncompare import errors_difference, json_difference
 from lines_conformance import LINES_RESULT_KEYS, run_lines_case
 from merge_conformance import run_merge_case
+from graph_conformance import GRAPH_RESULT_KEYS, run_graph_case
 from response_conformance import RESPONSE_RESULT_KEYS, run_response_case
 from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
 RESULT_KEYS = (
-    ("dictionary", "json", "errors", "schemaErrors", "python") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS
+    ("dictionary", "json", "errors", "schemaErrors", "python") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS + GRAPH_RESULT_KEYS
 )
 
 
@@ -99,6 +100,8 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
             pytest.fail("schema errors differ:\n" + problem)
         return
 
+    if run_graph_case(case, _schema_doc(group, case)):  # graph
+        return
     try:
         schema = strata.Schema(_schema_doc(group, case))
     except strata.SchemaError as exc:

@@ -1,0 +1,145 @@
+import Foundation
+import Strata
+import Testing
+
+// The conformance keys of the object graph (Tests/conformance/README.md,
+// "Graph"), for ConformanceTests.swift.
+
+/// JSON equality that ignores the order of object members.
+func sameJSON(_ a: JSON, _ b: JSON) -> Bool {
+  switch (a, b) {
+  case (.object(let x), .object(let y)):
+    guard x.count == y.count else { return false }
+    for (key, value) in x {
+      guard let other = y[key], sameJSON(value, other) else { return false }
+    }
+    return true
+  case (.array(let x), .array(let y)):
+    return x.count == y.count && zip(x, y).allSatisfy { sameJSON($0, $1) }
+  default:
+    return a == b
+  }
+}
+
+/// The key injectors a case asks for: `{"member": name}` gives the input object's member.
+func graphInjectors(_ spec: JSON?) -> [String: KeyInjectorFunction] {
+  guard case .object(let object)? = spec else { return [:] }
+  var out: [String: KeyInjectorFunction] = [:]
+  for (model, rule) in object {
+    guard case .string(let member)? = rule["member"] else { continue }
+    out[model] = { value, _ in value[member] ?? .null }
+  }
+  return out
+}
+
+/// Counts as a dictionary, for comparing `created`, `updated` and `deleted`.
+private func counts(_ json: JSON) -> [String: Int] {
+  guard case .object(let object) = json else { return [:] }
+  var out: [String: Int] = [:]
+  for (key, value) in object { if case .int(let count) = value { out[key] = Int(count) } }
+  return out
+}
+
+/// Runs a `graph` case: its steps in order on one context. True when the case was one.
+func runGraphCase(_ testCase: ConformanceCase) -> Bool {
+  let body = testCase.body
+  guard case .array(let steps)? = body["graph"] else { return false }
+  let schema: Schema
+  do {
+    schema = try Schema(testCase.schema, keyInjectors: graphInjectors(body["keyInjectors"]))
+  } catch {
+    Issue.record("schema failed to load: \(error)")
+    return true
+  }
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "strata-graph-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let path: String? = body["file"] == .bool(true) ? directory.appendingPathComponent("graph.db").path : nil
+  var context: Context
+  do {
+    context = try Context(schema: schema, path: path)
+  } catch {
+    Issue.record("the context did not open: \(error)")
+    return true
+  }
+  for (position, step) in steps.enumerated() {
+    let label = "step \(position)"
+    do {
+      try runGraphStep(step, &context, schema: schema, path: path, label: label)
+    } catch {
+      if let expected = step["errors"] {
+        if let problem = compareErrors(expected, error.errors) { Issue.record("\(label): \(problem)") }
+      } else {
+        Issue.record("\(label) failed: \(error)")
+      }
+      continue
+    }
+    if let expected = step["errors"] { Issue.record("\(label) succeeded, expected errors \(expected)") }
+  }
+  context.close()
+  return true
+}
+
+private func runGraphStep(
+  _ step: JSON, _ context: inout Context, schema: Schema, path: String?, label: String
+) throws(StrataError) {
+  if case .string(let model)? = step["import"] {
+    var root: String? = nil
+    var orphans: OrphanDeletion? = nil
+    if case .string(let text)? = step["options"]?["root"] { root = text }
+    if case .object(let rule)? = step["options"]?["delete_orphans"], case .string(let name)? = rule["model"] {
+      var scope: [String: JSON] = [:]
+      if case .object(let fields)? = rule["where"] { for (key, value) in fields { scope[key] = value } }
+      var keep: (@Sendable (Record) -> Bool)? = nil
+      if case .string(let property)? = step["keep"]?["property"], let equals = step["keep"]?["equals"] {
+        keep = { record in record[property] == equals }
+      }
+      orphans = OrphanDeletion(model: name, where: scope, keep: keep)
+    }
+    let result = try context.import(model, step["input"] ?? .null, root: root, deleteOrphans: orphans)
+    if let expected = step["records"] {
+      let keys = JSON.array(result.records.map(\.key))
+      #expect(sameJSON(keys, expected), "\(label): records \(keys), expected \(expected)")
+    }
+    for (name, actual) in [
+      ("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
+    ] {
+      if let expected = step[name] { #expect(actual == counts(expected), "\(label): \(name) \(actual)") }
+    }
+    if case .array(let paths)? = step["warnings"] {
+      let actual = result.warnings.map { JSON.string($0.path) }
+      #expect(actual == paths, "\(label): warnings \(result.warnings)")
+    }
+  } else if case .string(let model)? = step["delete"] {
+    guard let record = try context.get(model, key: step["key"] ?? .null) else {
+      throw StrataError([
+        ErrorDetail(path: "", code: .argument, message: "no \(model) \(step["key"] ?? .null) to delete")
+      ])
+    }
+    try context.delete(record)
+  } else if case .string(let model)? = step["get"] {
+    let record = try context.get(model, key: step["key"] ?? .null)
+    if let expected = step["dictionary"] {
+      let actual = record?.model.dictionary ?? .null
+      #expect(sameJSON(actual, expected), "\(label): \(actual)")
+    }
+  } else if case .string(let model)? = step["nested"] {
+    let record = try context.get(model, key: step["key"] ?? .null)
+    let actual = try record?.dictionary ?? .null
+    #expect(sameJSON(actual, step["dictionary"] ?? .null), "\(label): nested \(actual)")
+  } else if case .string(let model)? = step["count"] {
+    let actual = try context.count(model)
+    #expect(JSON.int(Int64(actual)) == step["is"], "\(label): count \(actual)")
+  } else if step["reopen"] == .bool(true) {
+    context.close()
+    context = try Context(schema: schema, path: path)
+  } else if case .object(let models)? = step["expect"] {
+    for (model, expected) in models {
+      let actual = JSON.array(try context.all(model).map(\.model.dictionary))
+      #expect(sameJSON(actual, expected), "\(label): \(model) is \(actual)")
+    }
+  } else {
+    Issue.record("\(label): unknown step \(step)")
+  }
+}

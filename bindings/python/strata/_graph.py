@@ -1,0 +1,348 @@
+"""Graph contexts: uniqued records on SQLite (docs/graph.md).
+
+A thin layer over the "Graph contexts" functions of strata.h: the engine
+finds records by key, links relationships and their inverses, deletes
+orphans and keeps the file; this module turns handles into Python objects.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from ctypes import byref, c_size_t
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
+
+from . import _native
+from ._core import JSONInput, Model, _encode, _json_handle
+from ._errors import MappingError, StrataError
+from ._native import KEEP_FN, lib, strata_error_t
+
+if TYPE_CHECKING:
+    from ._core import Schema
+
+__all__ = ["Context", "Record", "ImportResult"]
+
+
+class Record(Model):
+    """A record of a graph context: a read-only model whose relationships
+    lead to records. ``post["author"]`` is the author's :class:`Record` (or
+    ``None``), ``user["posts"]`` the list of Records, as they are now;
+    other properties read as on a :class:`Model`. ``to_dict()`` and
+    ``to_json()`` nest relationships, writing a record met again on a cycle
+    as its key; ``repr``, ``==`` and ``hash`` use the record's own values,
+    relationships as keys. ``copy()`` gives an ordinary, changeable Model."""
+
+    __slots__ = ("_context",)
+
+    _context: "Context"
+
+    @classmethod
+    def _wrap(cls, handle: int, context: "Context") -> "Record":
+        record = cls.__new__(cls)
+        record._handle = handle
+        record._schema = context.schema
+        record._name = None
+        record._context = context
+        return record
+
+    @property
+    def key(self) -> Any:
+        """The record's key: its key property's value, a list for a composite key."""
+        return _native.take_json(lib.strata_record_key(self._handle))
+
+    @property
+    def context(self) -> "Context":
+        """The context the record belongs to."""
+        return self._context
+
+    def __getitem__(self, prop: str) -> Any:
+        kind = self._context._relationship(self.model, prop)
+        if kind == 0:
+            return super().__getitem__(prop)
+        if prop not in self:
+            raise KeyError(prop)
+        records = self._context._related(self, prop)
+        if kind == 1:
+            return records[0] if records else None
+        return records if super().__getitem__(prop) is not None else None
+
+    def get(self, prop: str, default: Any = None) -> Any:
+        try:
+            return self[prop]
+        except KeyError:
+            if not isinstance(prop, str) or self._context._relationship(self.model, prop) < 0:
+                raise
+            if prop in self:
+                raise
+            return default
+
+    def to_dict(self, nested: bool = True) -> Dict[str, Any]:
+        """The canonical dictionary; relationships nested (``nested=False``: as keys)."""
+        if not nested:
+            return super().to_dict()
+        result: Dict[str, Any] = self._context._call_json(lib.strata_context_dictionary, self)
+        return result
+
+    def to_json(self) -> Any:
+        """The record serialized back to JSON, relationships nested."""
+        return self._context._call_json(lib.strata_context_to_json, self)
+
+    def copy(self) -> Model:
+        """An ordinary Model with the record's values (relationships as keys)."""
+        handle = lib.strata_model_copy(self._handle)
+        if not handle:
+            raise MemoryError("strata: cannot copy the record")
+        return Model._adopt(handle, self._schema)
+
+    def __repr__(self) -> str:
+        return f"<strata.Record {self.model} {self.key!r}>"
+
+
+class ImportResult(List[Record]):
+    """The top-level records of an import, in input order, with what it did:
+    ``created``, ``updated`` and ``deleted`` (model name -> count) and
+    ``warnings`` (records given no key: dicts with path, model, message)."""
+
+    created: Dict[str, int]
+    updated: Dict[str, int]
+    deleted: Dict[str, int]
+    warnings: List[Dict[str, str]]
+
+    def __repr__(self) -> str:
+        return (
+            f"<strata.ImportResult {len(self)} records created={self.created} "
+            f"updated={self.updated} deleted={self.deleted} warnings={len(self.warnings)}>"
+        )
+
+
+class Context:
+    """A graph context (``schema.context(path=None)``): the records of the
+    schema's models, uniqued by ``primaryKey``, in memory or in an SQLite
+    file. A ``with`` context manager that closes it. May be shared between
+    threads (the engine locks)."""
+
+    __slots__ = ("_handle", "_schema", "_path", "_relations", "__weakref__")
+
+    def __init__(self, schema: "Schema", path: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
+        self._schema = schema
+        self._path = None if path is None else os.fspath(path)
+        raw = None if self._path is None else os.fsencode(self._path)
+        if raw is not None and b"\0" in raw:
+            raise ValueError(f"strata: a path cannot contain NUL: {path!r}")
+        self._relations: Dict[Any, int] = {}
+        error = strata_error_t()
+        handle = lib.strata_context_open(schema._handle, raw, byref(error))
+        if not handle:
+            raise StrataError(_native.last_errors(error), f"cannot open a graph context on {self._path or 'memory'}")
+        self._handle: Optional[int] = handle
+
+    @property
+    def schema(self) -> "Schema":
+        """The schema."""
+        return self._schema
+
+    @property
+    def path(self) -> Optional[str]:
+        """The SQLite file, or None for a context in memory."""
+        return self._path
+
+    @property
+    def closed(self) -> bool:
+        """True once closed."""
+        return self._handle is None
+
+    def close(self) -> None:
+        """Closes the context (and its file). Records already read stay readable
+        as models; their relationships can no longer be followed."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            lib.strata_context_close(handle)
+            lib.strata_context_decref(handle)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._handle is None else (self._path or "memory")
+        return f"<strata.Context {state}>"
+
+    def _live(self) -> int:
+        if self._handle is None:
+            raise ValueError("strata: the context is closed")
+        return self._handle
+
+    # -- importing
+
+    def import_(
+        self,
+        model: str,
+        data: JSONInput,
+        *,
+        root: Optional[str] = None,
+        delete_orphans: Optional[Mapping[str, Any]] = None,
+    ) -> ImportResult:
+        """Imports the records of ``model`` in ``data`` (a dict, a list, or JSON
+        text as ``str``/``bytes``) in one transaction, and returns the
+        top-level records in input order. ``root`` overrides the model's
+        ``root``. ``delete_orphans={"model": "Tweet", "where": {"feed":
+        "home"}, "keep": fn}`` deletes the records of that model in scope that
+        the response did not contain, unless ``keep(record)`` is true.
+
+        Raises :class:`MappingError` with every error of the input (paths into
+        ``data``); then nothing changed."""
+        name = self._schema._model_name(model)
+        options: Dict[str, Any] = {}
+        if root is not None:
+            if not isinstance(root, str):
+                raise TypeError(f"strata: root must be a str or None, not {type(root).__name__}")
+            options["root"] = root
+        keep_fn: Optional[Callable[[Record], Any]] = None
+        if delete_orphans is not None:
+            if not isinstance(delete_orphans, Mapping) or not isinstance(delete_orphans.get("model"), str):
+                raise TypeError('strata: delete_orphans must be {"model": name, "where": {...}, "keep": fn}')
+            unknown = set(delete_orphans) - {"model", "where", "keep"}
+            if unknown:
+                raise TypeError(f"strata: delete_orphans takes model, where and keep, not {sorted(unknown)}")
+            scope = {
+                key: (value.key if isinstance(value, Record) else value)
+                for key, value in dict(delete_orphans.get("where") or {}).items()
+            }
+            options["delete_orphans"] = {"model": delete_orphans["model"], "where": scope}
+            keep_fn = delete_orphans.get("keep")
+            if keep_fn is not None and not callable(keep_fn):
+                raise TypeError("strata: delete_orphans['keep'] must be a callable(record) -> bool")
+        failures: List[BaseException] = []
+
+        def keep(handle: Optional[int], payload: Optional[int]) -> int:
+            if keep_fn is None or not handle:
+                return 0
+            try:
+                lib.strata_model_incref(handle)
+                return 1 if keep_fn(Record._wrap(handle, self)) else 0
+            except BaseException as exc:  # re-raised after the import; the record is kept
+                failures.append(exc)
+                return 1
+
+        callback = KEEP_FN(keep) if keep_fn is not None else KEEP_FN()
+        buffer = _encode(data)
+        options_handle = _json_handle(options, f"cannot import {model!r}") if options else None
+        error = strata_error_t()
+        count = c_size_t(0)
+        report = _native.json_p()
+        try:
+            array = lib.strata_context_importb(
+                self._live(), name, buffer, len(buffer), options_handle, callback, None, byref(count),
+                byref(report), byref(error),
+            )
+        finally:
+            if options_handle is not None:
+                lib.strata_json_decref(options_handle)
+        if not array:
+            raise MappingError(_native.last_errors(error), f"cannot import {model!r}")
+        result = ImportResult(self._adopt_all(array, count.value))
+        counts = _native.take_json(report.value) if report.value else {}
+        result.created = counts.get("created", {})
+        result.updated = counts.get("updated", {})
+        result.deleted = counts.get("deleted", {})
+        result.warnings = counts.get("warnings", [])
+        if failures:
+            raise failures[0]
+        return result
+
+    def _adopt_all(self, array: Any, count: int) -> List[Record]:
+        try:
+            handles = array[:count]
+            return [Record._wrap(handle, self) for handle in handles]
+        finally:
+            lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+
+    # -- reading
+
+    def get(self, model: str, key: Any) -> Optional[Record]:
+        """The record of ``model`` under ``key`` (a list for a composite key; a
+        Record or its key for a relationship key), or None. A key of the wrong
+        type raises :class:`MappingError` (code ``type``)."""
+        name = self._schema._model_name(model)
+        if isinstance(key, Record):
+            key = key.key
+        # a str key is a JSON string, not JSON text
+        key_handle = _json_handle(json.dumps(key), f"cannot get {model!r}")
+        error = strata_error_t()
+        try:
+            handle = lib.strata_context_get(self._live(), name, key_handle, byref(error))
+        finally:
+            lib.strata_json_decref(key_handle)
+        if not handle:
+            if int(error.code) != _native.STRATA_OK:
+                raise MappingError(_native.last_errors(error), f"cannot get {model!r}")
+            return None
+        return Record._wrap(handle, self)
+
+    def all(self, model: str) -> List[Record]:
+        """Every record of ``model`` (and its subtypes), in key order."""
+        name = self._schema._model_name(model)
+        error = strata_error_t()
+        count = c_size_t(0)
+        array = lib.strata_context_all(self._live(), name, byref(count), byref(error))
+        if not array:
+            raise MappingError(_native.last_errors(error), f"cannot list {model!r}")
+        return self._adopt_all(array, count.value)
+
+    def count(self, model: str) -> int:
+        """The number of records of ``model`` (and its subtypes)."""
+        name = self._schema._model_name(model)
+        error = strata_error_t()
+        value = int(lib.strata_context_count(self._live(), name, byref(error)))
+        if value < 0:
+            raise MappingError(_native.last_errors(error), f"cannot count {model!r}")
+        return value
+
+    def delete(self, record: Record) -> None:
+        """Deletes ``record``: the relationships that held it, and their
+        inverses, let go of it."""
+        if not isinstance(record, Record):
+            raise TypeError(f"strata: delete() takes a Record, not {type(record).__name__}")
+        error = strata_error_t()
+        if lib.strata_context_delete(self._live(), record._handle, byref(error)) != 0:
+            raise MappingError(_native.last_errors(error), f"cannot delete {record!r}")
+
+    def __iter__(self) -> Iterator[str]:
+        """The names of the schema's models."""
+        return iter(self._schema.models)
+
+    # -- helpers for Record
+
+    def _relationship(self, model: str, prop: str) -> int:
+        cache_key = (model, prop)
+        kind = self._relations.get(cache_key)
+        if kind is None:
+            raw = prop.encode("utf-8") if isinstance(prop, str) else b""
+            kind = int(lib.strata_schema_relationship(self._schema._handle, model.encode("utf-8"), raw, None))
+            kind = kind if kind >= 0 else 0
+            self._relations[cache_key] = kind
+        return kind
+
+    def _related(self, record: Record, prop: str) -> List[Record]:
+        error = strata_error_t()
+        count = c_size_t(0)
+        array = lib.strata_context_related(self._live(), record._handle, prop.encode("utf-8"), byref(count), byref(error))
+        if not array:
+            raise MappingError(_native.last_errors(error), f"cannot follow {prop!r} of {record!r}")
+        return self._adopt_all(array, count.value)
+
+    def _call_json(self, function: Any, record: Record) -> Any:
+        error = strata_error_t()
+        handle = function(self._live(), record._handle, byref(error))
+        if not handle:
+            raise MappingError(_native.last_errors(error), f"cannot write {record!r}")
+        return _native.take_json(handle)

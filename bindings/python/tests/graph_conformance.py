@@ -1,0 +1,115 @@
+"""The conformance keys of the object graph (Tests/conformance/README.md,
+"Graph"), for test_conformance.py: a context per case, steps run in order."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Dict, Optional
+
+import pytest
+
+import strata
+from jsoncompare import errors_difference, json_difference
+
+GRAPH_RESULT_KEYS = ("graph",)
+
+
+def _injectors(spec: Optional[Dict[str, Any]]) -> Dict[str, Callable[[Any, Any], Any]]:
+    """``{"Model": {"member": name}}``: the key is the input object's member."""
+    out: Dict[str, Callable[[Any, Any], Any]] = {}
+    for model, rule in (spec or {}).items():
+        member = rule["member"]
+        out[model] = lambda value, parent, member=member: value.get(member)
+    return out
+
+
+def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
+    if "import" in step:
+        options = step.get("options", {})
+        orphans = options.get("delete_orphans")
+        rule: Optional[Dict[str, Any]] = None
+        if orphans is not None:
+            rule = dict(orphans)
+            keep = step.get("keep")
+            if keep is not None:
+                rule["keep"] = lambda record, keep=keep: record.get(keep["property"]) == keep["equals"]
+        data = step.get("input")
+        # a str input would be read as JSON text: encode every input as text
+        result = context.import_(step["import"], json.dumps(data), root=options.get("root"), delete_orphans=rule)
+        if "records" in step:
+            keys = [record.key for record in result]
+            problem = json_difference(step["records"], keys)
+            if problem:
+                pytest.fail(f"{label}: records {keys!r}, expected {step['records']!r}")
+        for name in ("created", "updated", "deleted"):
+            if name in step and getattr(result, name) != step[name]:
+                pytest.fail(f"{label}: {name} {getattr(result, name)!r}, expected {step[name]!r}")
+        if "warnings" in step:
+            paths = [warning["path"] for warning in result.warnings]
+            if paths != step["warnings"]:
+                pytest.fail(f"{label}: warnings {result.warnings!r}, expected {step['warnings']!r}")
+    elif "delete" in step:
+        record = context.get(step["delete"], step.get("key"))
+        if record is None:
+            raise strata.MappingError(
+                [{"path": "", "model": "", "property": "", "code": "argument", "message": "no such record"}],
+                "nothing to delete",
+            )
+        context.delete(record)
+    elif "get" in step:
+        record = context.get(step["get"], step.get("key"))
+        if "dictionary" in step:
+            actual = None if record is None else record.to_dict(nested=False)
+            problem = json_difference(step["dictionary"], actual)
+            if problem:
+                pytest.fail(f"{label}: {actual!r} {problem}")
+    elif "nested" in step:
+        record = context.get(step["nested"], step.get("key"))
+        actual = None if record is None else record.to_dict()
+        problem = json_difference(step.get("dictionary"), actual)
+        if problem:
+            pytest.fail(f"{label}: nested {actual!r} {problem}")
+    elif "count" in step:
+        if context.count(step["count"]) != step["is"]:
+            pytest.fail(f"{label}: count {context.count(step['count'])}, expected {step['is']}")
+    elif "expect" in step:
+        for model, expected in step["expect"].items():
+            actual = [record.to_dict(nested=False) for record in context.all(model)]
+            problem = json_difference(expected, actual)
+            if problem:
+                pytest.fail(f"{label}: {model} {problem}\nexpected: {expected!r}\nactual:   {actual!r}")
+    else:
+        pytest.fail(f"{label}: unknown step {step!r}")
+
+
+def run_graph_case(case: Dict[str, Any], schema_doc: Any) -> bool:
+    """Runs a ``graph`` case; True if it was one."""
+    if "graph" not in case:
+        return False
+    schema = strata.Schema(schema_doc, key_injectors=_injectors(case.get("keyInjectors")))
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "graph.db") if case.get("file") else None
+        context = schema.context(path)
+        try:
+            for position, step in enumerate(case["graph"]):
+                label = f"step {position}"
+                if step.get("reopen"):
+                    context.close()
+                    context = schema.context(path)
+                    continue
+                if "errors" in step:
+                    with pytest.raises(strata.MappingError) as failure:
+                        _step(step, context, label)
+                    problem = errors_difference(step["errors"], failure.value.errors)
+                    if problem:
+                        pytest.fail(f"{label}: errors differ:\n{problem}")
+                    continue
+                try:
+                    _step(step, context, label)
+                except strata.StrataError as exc:
+                    pytest.fail(f"{label} failed:\n{exc}")
+        finally:
+            context.close()
+    return True
