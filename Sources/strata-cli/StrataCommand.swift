@@ -30,6 +30,9 @@ enum StrataCommand {
       diff                    Print the RFC 6902 patch from one input's model to
                               another's.
       codegen                 Write typed classes for the models (python).
+      import                  Import a response's records into a graph file
+                              (--db); print what was created and updated.
+      get                     Print a record of a graph file by its key.
 
       See 'strata help <subcommand>' for detailed help.
     """
@@ -55,6 +58,8 @@ enum StrataCommand {
       case "describe": print(DescribeCommand.usage.help)
       case "diff": print(DiffCommand.usage.help)
       case "codegen": print(CodegenCommand.usage.help)
+      case "import": print(ImportCommand.usage.help)
+      case "get": print(GetCommand.usage.help)
       default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
       }
     case "check":
@@ -69,6 +74,10 @@ enum StrataCommand {
       exit(DiffCommand.run(Usage.parse(arguments, DiffCommand.usage)))
     case "codegen":
       exit(CodegenCommand.run(arguments))
+    case "import":
+      exit(ImportCommand.run(Usage.parse(arguments, ImportCommand.usage)))
+    case "get":
+      exit(GetCommand.run(Usage.parse(arguments, GetCommand.usage)))
     default:
       Usage.fail("Unexpected argument '\(first)'", usage: nil)
     }

@@ -1,0 +1,129 @@
+import Glibc
+import Strata
+
+/// `strata import SCHEMA MODEL INPUT --db FILE [--root PATH]`: imports a
+/// response into a graph file and prints what it did.
+enum ImportCommand {
+  static let usage = Usage(
+    name: "import",
+    synopsis: "<schema> <model> [<input>] --db <file> [--root <path>]",
+    arguments: [
+      ("schema", "The schema file.", false),
+      ("model", "The model of the records (it must have a primaryKey).", false),
+      ("input", "The JSON input file, or - for standard input. (default: -)", true),
+    ],
+    flags: [],
+    options: [
+      ("db", "file", "The SQLite graph file (created when missing)."),
+      (
+        "root", "path",
+        "Where the records are in the response (a key path or JSON Pointer), over the model's root."
+      ),
+    ],
+    overview: """
+      OVERVIEW: Import the records of a model from a JSON response into a graph file
+      (docs/graph.md): each record found by its key and updated, or made; relationships
+      linked with their inverses. Prints {"created", "updated", "deleted", "warnings"}.
+
+      The import is one transaction: on any error nothing changes, the errors are printed
+      on stderr and the exit status is 1.
+      """)
+
+  /// Runs the command; returns the exit status.
+  static func run(_ parsed: Usage.Parsed) -> Int32 {
+    guard let database = parsed.values["db"] else { Usage.fail("Missing --db <file>", usage: usage) }
+    let schemaPath = parsed.positionals[0]
+    let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
+    let schema: Schema
+    do {
+      schema = try Schema(contentsOfFile: schemaPath)
+    } catch {
+      Output.errors(error, file: schemaPath)
+      return 1
+    }
+    guard let text = Output.read(input) else {
+      Output.errors(
+        StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]), file: input)
+      return 1
+    }
+    do {
+      let context = try Context(schema: schema, path: database)
+      defer { context.close() }
+      let result = try context.import(parsed.positionals[1], parsing: text, root: parsed.values["root"])
+      func counts(_ values: [String: Int]) -> JSON {
+        .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, JSON.int(Int64($0.value))) }))
+      }
+      let warnings = JSON.array(
+        result.warnings.map {
+          .object(["path": .string($0.path), "model": .string($0.model), "message": .string($0.message)])
+        })
+      let report: JSON = .object([
+        "records": .int(Int64(result.records.count)), "created": counts(result.created),
+        "updated": counts(result.updated), "deleted": counts(result.deleted), "warnings": warnings,
+      ])
+      print(report.serialized(indent: 2))
+      return 0
+    } catch {
+      Output.errors(error, file: input == "-" ? nil : input)
+      return 1
+    }
+  }
+}
+
+/// `strata get SCHEMA MODEL KEY --db FILE`: prints a record of a graph file.
+enum GetCommand {
+  static let usage = Usage(
+    name: "get",
+    synopsis: "<schema> <model> <key> --db <file> [--flat]",
+    arguments: [
+      ("schema", "The schema file.", false),
+      ("model", "The model of the record.", false),
+      (
+        "key", "The key as JSON (7, '\"octocat\"', '[\"org\",\"login\"]'); a bare word is taken as a string.",
+        false
+      ),
+    ],
+    flags: [("flat", "Print relationships as keys instead of nesting the related records.")],
+    options: [("db", "file", "The SQLite graph file.")],
+    overview: """
+      OVERVIEW: Print the record of a model under a key, from a graph file: its canonical
+      dictionary with relationships nested (a record met again on a cycle as its key).
+
+      The exit status is 1 when there is no such record (nothing is printed) or on error.
+      """)
+
+  /// Runs the command; returns the exit status.
+  static func run(_ parsed: Usage.Parsed) -> Int32 {
+    guard let database = parsed.values["db"] else { Usage.fail("Missing --db <file>", usage: usage) }
+    let schemaPath = parsed.positionals[0]
+    let schema: Schema
+    do {
+      schema = try Schema(contentsOfFile: schemaPath)
+    } catch {
+      Output.errors(error, file: schemaPath)
+      return 1
+    }
+    let written = parsed.positionals[2]
+    let key = (try? JSON(parsing: written)) ?? .string(written)
+    guard access(database, F_OK) == 0 else {
+      Output.errors(
+        StrataError([ErrorDetail(path: "", code: .io, message: "no graph file '\(database)'")]),
+        file: database)
+      return 1
+    }
+    do {
+      let context = try Context(schema: schema, path: database)
+      defer { context.close() }
+      guard let record = try context.get(parsed.positionals[1], key: key) else {
+        Output.standardError("strata get: no '\(parsed.positionals[1])' record under \(key.serialized())\n")
+        return 1
+      }
+      let shown = parsed.flags.contains("flat") ? record.model.dictionary : try record.dictionary
+      print(shown.serialized(indent: 2))
+      return 0
+    } catch {
+      Output.errors(error, file: database)
+      return 1
+    }
+  }
+}

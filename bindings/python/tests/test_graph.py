@@ -1,0 +1,291 @@
+"""Graph contexts from Python: the Context and Record faces, key injectors,
+orphan rules, files, and the strata import / get commands (docs/graph.md).
+The semantics are checked by Tests/conformance/graph.json."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+import strata
+
+SCHEMA: Dict[str, Any] = {
+    "strata": 1,
+    "version": 2,
+    "models": {
+        "User": {
+            "primaryKey": "id",
+            "properties": {
+                "id": {"type": "int"},
+                "name": {"type": "string"},
+                "posts": {"type": "[Post]", "inverse": "author", "json": False},
+            },
+        },
+        "Post": {
+            "primaryKey": "id",
+            "properties": {
+                "id": {"type": "int"},
+                "title": {"type": "string"},
+                "author": {"type": "User?", "inverse": "posts"},
+                "cover": {"type": "Cover?"},
+            },
+        },
+        "Cover": {"primaryKey": "id", "properties": {"id": {"type": "string"}, "url": {"type": "string"}}},
+    },
+}
+
+POSTS: List[Dict[str, Any]] = [
+    {"id": 1, "title": "one", "author": {"id": 7, "name": "Ann"}},
+    {"id": 2, "title": "two", "author": {"id": 8, "name": "Bob"}},
+    {"id": 3, "title": "three", "author": 7},
+]
+
+
+@pytest.fixture
+def schema() -> strata.Schema:
+    return strata.Schema(SCHEMA)
+
+
+def test_import_returns_records_in_input_order_with_counts(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        result = ctx.import_("Post", POSTS)
+        assert isinstance(result, strata.ImportResult)
+        assert [record.key for record in result] == [1, 2, 3]
+        assert result.created == {"Post": 3, "User": 2}
+        assert result.updated == {} and result.deleted == {} and result.warnings == []
+        assert "3 records" in repr(result)
+        again = ctx.import_("Post", json.dumps(POSTS).encode())
+        assert again.created == {} and again.updated == {"Post": 3, "User": 2}
+
+
+def test_records_lead_to_records(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        ctx.import_("Post", POSTS)
+        ann = ctx.get("User", 7)
+        assert ann is not None and ann.key == 7 and ann.model == "User"
+        assert [post.key for post in ann["posts"]] == [1, 3]
+        post = ann["posts"][0]
+        assert post["author"] == ann
+        assert post["title"] == "one"
+        assert post.get("cover") is None
+        assert ctx.get("Post", 2)["author"]["name"] == "Bob"
+        with pytest.raises(KeyError, match="titel"):
+            post["titel"]
+        assert ann.to_dict(nested=False) == {"id": 7, "name": "Ann", "posts": [1, 3]}
+        nested = ann.to_dict()
+        assert nested["posts"][0] == {"id": 1, "title": "one", "author": 7}
+        assert ctx.get("Post", 1).to_json() == {"id": 1, "title": "one", "author": {"id": 7, "name": "Ann"}}
+        assert repr(ann) == "<strata.Record User 7>"
+        assert hash(ann) == hash(ctx.get("User", 7))
+        assert ctx.get("User", ann) == ann
+        assert ctx.count("User") == 2 and [user.key for user in ctx.all("User")] == [7, 8]
+
+
+def test_records_are_read_only_and_copies_are_models(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        post = ctx.import_("Post", POSTS)[0]
+        with pytest.raises(strata.MappingError, match="read only"):
+            post.update({"title": "changed"})
+        changed = post.copy()
+        assert type(changed) is strata.Model
+        changed.update({"title": "changed"})
+        assert changed["title"] == "changed" and post["title"] == "one"
+        assert copy.copy(post) == post
+
+
+def test_errors_name_the_field_and_change_nothing(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        ctx.import_("Post", POSTS)
+        with pytest.raises(strata.MappingError) as failure:
+            ctx.import_("Post", [{"id": 1, "title": "new"}, {"id": 4, "author": "7"}])
+        assert [(e["path"], e["code"]) for e in failure.value.errors] == [("/1/author", "type")]
+        assert ctx.get("Post", 1)["title"] == "one" and ctx.get("Post", 4) is None
+        with pytest.raises(strata.MappingError, match="no primaryKey|no model"):
+            ctx.import_("Nope", [])
+        with pytest.raises(strata.MappingError) as failure:
+            ctx.get("Post", "1")
+        assert failure.value.errors[0]["code"] == "type"
+
+
+def test_key_injectors_dedupe_and_warnings_without(schema: strata.Schema) -> None:
+    data = [{"id": 1, "cover": {"url": "a.png"}}, {"id": 2, "cover": {"url": "a.png"}}]
+    with schema.context() as ctx:
+        result = ctx.import_("Post", data)
+        assert ctx.count("Cover") == 2
+        assert [w["path"] for w in result.warnings] == ["/0/cover", "/1/cover"]
+    seen: List[Any] = []
+
+    def cover_key(value: Dict[str, Any], parent: Any) -> str:
+        seen.append(parent["id"])
+        return str(value["url"])
+
+    injected = strata.Schema(SCHEMA, key_injectors={"Cover": cover_key})
+    with injected.context() as ctx:
+        result = ctx.import_("Post", data)
+        assert result.warnings == [] and ctx.count("Cover") == 1 and seen == [1, 2]
+        assert ctx.get("Cover", "a.png")["url"] == "a.png"
+    with pytest.raises(pickle.PicklingError, match="key injectors"):
+        pickle.dumps(injected)
+
+    def refuse(value: Any, parent: Any) -> Any:
+        raise ValueError("no key for you")
+
+    with strata.Schema(SCHEMA, key_injectors={"Cover": refuse}).context() as ctx:
+        with pytest.raises(strata.MappingError, match="no key for you"):
+            ctx.import_("Post", data)
+        assert ctx.count("Post") == 0
+    with pytest.raises(strata.SchemaError, match="no primaryKey|does not have"):
+        strata.Schema(SCHEMA, key_injectors={"Nope": refuse})
+
+
+def test_orphan_rule_with_keep(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        ctx.import_("Post", POSTS)
+        kept: List[int] = []
+
+        def keep(record: strata.Record) -> bool:
+            kept.append(record.key)
+            return bool(record.key == 2)
+
+        result = ctx.import_("Post", [{"id": 3}], delete_orphans={"model": "Post", "keep": keep})
+        assert result.deleted == {"Post": 1} and kept == [1, 2]
+        assert [post.key for post in ctx.all("Post")] == [2, 3]
+        assert [post.key for post in ctx.get("User", 7)["posts"]] == [3]
+
+        def broken(record: strata.Record) -> bool:
+            raise RuntimeError("keep failed")
+
+        with pytest.raises(RuntimeError, match="keep failed"):
+            ctx.import_("Post", [], delete_orphans={"model": "Post", "where": {"author": 7}, "keep": broken})
+        assert ctx.count("Post") == 2  # a keep that raised kept its record
+        with pytest.raises(TypeError):
+            ctx.import_("Post", [], delete_orphans={"model": "Post", "wher": {}})
+
+
+def test_a_file_context_reopens_to_the_same_graph(schema: strata.Schema, tmp_path: Path) -> None:
+    path = tmp_path / "blog.db"
+    with schema.context(path) as ctx:
+        ctx.import_("Post", POSTS)
+        assert ctx.path == str(path)
+    with schema.context(str(path)) as ctx:
+        assert [post.key for post in ctx.get("User", 7)["posts"]] == [1, 3]
+        ctx.delete(ctx.get("Post", 1))
+    with schema.context(path) as ctx:
+        assert [post.key for post in ctx.get("User", 7)["posts"]] == [3]
+    newer = dict(SCHEMA, version=1)
+    with pytest.raises(strata.StrataError, match="newer"):
+        strata.Schema(newer).context(path)
+
+
+def test_a_closed_context_refuses_calls(schema: strata.Schema) -> None:
+    ctx = schema.context()
+    record = ctx.import_("Post", POSTS)[0]
+    ctx.close()
+    ctx.close()
+    assert ctx.closed and "closed" in repr(ctx)
+    with pytest.raises(ValueError, match="closed"):
+        ctx.count("Post")
+    assert record["title"] == "one"  # still a readable model
+
+
+READ_ONLY_CHECK = """
+import json, sys
+import strata
+schema = strata.Schema(json.loads(sys.argv[1]))
+with schema.context(sys.argv[2]) as ctx:
+    try:
+        ctx.import_("Post", [{"id": 9}])
+    except strata.MappingError as exc:
+        print(exc.errors[0]["code"], ctx.count("Post"), ctx.get("Post", 9) is None)
+"""
+
+
+def test_a_read_only_file_is_an_io_error_and_the_graph_stays(schema: strata.Schema) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="strata-ro-"))
+    path = folder / "ro.db"
+    try:
+        with schema.context(path) as ctx:
+            ctx.import_("Post", POSTS)
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o777)  # the -wal and -shm files can be made; the database cannot be written
+        python, demote = sys.executable, None
+        if os.geteuid() == 0:
+            # root writes read-only files: the check runs as nobody, with the
+            # system's python (root's own may sit where nobody cannot read)
+            python = "/usr/bin/python3"
+
+            def demote() -> None:
+                os.setgid(65534)
+                os.setuid(65534)
+
+        package = str(Path(strata.__file__).resolve().parents[1])
+        done = subprocess.run(
+            [python, "-c", READ_ONLY_CHECK, json.dumps(SCHEMA), str(path)],
+            capture_output=True,
+            text=True,
+            preexec_fn=demote,
+            env=dict(os.environ, PYTHONPATH=package, STRATA_LIBRARY=strata.library_path),
+        )
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+    assert done.stdout.split() == ["io", "3", "True"], done.stderr
+
+
+def test_threads_share_one_context(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        def work(offset: int) -> None:
+            for round_ in range(20):
+                ctx.import_("Post", [{"id": (offset + n) % 10, "author": {"id": n % 3}} for n in range(5)])
+                ctx.count("User")
+
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        posts = sum(len(user["posts"]) for user in ctx.all("User"))
+        assert posts == sum(1 for post in ctx.all("Post") if post["author"] is not None)
+
+
+ROOT = Path(__file__).resolve().parents[3]
+CLI = ROOT / "build" / "strata"
+
+
+@pytest.mark.skipif(not CLI.exists(), reason="build/strata is built by scripts/build")
+def test_cli_import_and_get(tmp_path: Path) -> None:
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(SCHEMA))
+    data = tmp_path / "posts.json"
+    data.write_text(json.dumps({"data": POSTS}))
+    db = tmp_path / "g.db"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(CLI), *args], capture_output=True, text=True)
+
+    done = run("import", str(schema_file), "Post", str(data), "--db", str(db), "--root", "data")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["created"] == {"Post": 3, "User": 2}
+    shown = run("get", str(schema_file), "User", "7", "--db", str(db))
+    assert shown.returncode == 0 and json.loads(shown.stdout)["posts"][1] == {"id": 3, "title": "three", "author": 7}
+    flat = run("get", str(schema_file), "User", "7", "--db", str(db), "--flat")
+    assert json.loads(flat.stdout) == {"id": 7, "name": "Ann", "posts": [1, 3]}
+    missing = run("get", str(schema_file), "User", "9", "--db", str(db))
+    assert missing.returncode == 1 and "no 'User' record" in missing.stderr
+    bad = run("import", str(schema_file), "Post", "-", "--db", str(db))
+    assert bad.returncode == 1
+    failing = subprocess.run(
+        [str(CLI), "import", str(schema_file), "Post", "--db", str(db)], input='[{"id": "x"}]', capture_output=True, text=True
+    )
+    assert failing.returncode == 1 and "/0/id [Post.id]" in failing.stderr
