@@ -89,7 +89,9 @@ public func strata_context_import(
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return nil
     }
-    return importInto(context, model, data, options, keep, payload, count, report, error)
+    return importInto(context, model, options, keep, payload, count, report, error) { engine, name, request in
+      engine.importValue(name, data, request)
+    }
   }
 }
 
@@ -104,10 +106,12 @@ public func strata_context_importb(
   deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
     count?.pointee = 0
     report?.pointee = nil
-    switch parseBuffer(buffer, length) {
-    case .success(let json):
-      defer { json_decref(json) }
-      return importInto(context, model, json, options, keep, payload, count, report, error)
+    switch checkedBuffer(buffer, length) {
+    case .success(let bytes):
+      return importInto(context, model, options, keep, payload, count, report, error) {
+        engine, name, request in
+        engine.importBytes(name, bytes, request)
+      }
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil
@@ -116,10 +120,11 @@ public func strata_context_importb(
 }
 
 private func importInto(
-  _ handle: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ data: UnsafeMutablePointer<json_t>,
+  _ handle: OpaquePointer?, _ model: UnsafePointer<CChar>?,
   _ options: UnsafeMutablePointer<json_t>?, _ keep: KeepCallback?, _ payload: UnsafeMutableRawPointer?,
   _ count: UnsafeMutablePointer<Int>?, _ report: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
-  _ error: UnsafeMutableRawPointer?
+  _ error: UnsafeMutableRawPointer?,
+  _ run: (GraphContext, String, ImportRequest) -> Result<ImportOutcome, StrataError>
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
   guard let context = Handles.context(handle) else {
     ErrorReporting.fail(.argument, "the context is NULL", error)
@@ -147,7 +152,7 @@ private func importInto(
     ErrorReporting.fail(failure, error)
     return nil
   }
-  switch context.importValue(name, data, request) {
+  switch run(context, name, request) {
   case .failure(let failure):
     ErrorReporting.fail(failure, error)
     return nil

@@ -34,6 +34,24 @@ struct Merging {
     return true
   }
 
+  /// A new model: `target` merged with `incoming`, neither of them changed;
+  /// nil after errors (in `errors`). Kept values are shared with `target`.
+  mutating func merged(_ incoming: ModelObject, onto target: ModelObject) -> ModelObject? {
+    guard let (slots, fresh, unknown) = mergedSlots(target, incoming, path: []) else { return nil }
+    var owned = slots
+    var next = 0
+    for index in owned.indices {
+      if next < fresh.count && fresh[next] == index {
+        next += 1
+      } else {
+        owned[index] = owned[index].shared()
+      }
+    }
+    return ModelObject(
+      schema: schema, type: target.type, slots: owned,
+      unknown: unknown ?? target.unknown.flatMap { json_copy($0) })
+  }
+
   /// The merged slots of `target` with `incoming` (new ones owned; kept ones
   /// the target's own), and a new unknown-keys object when it changes; nil on errors.
   private mutating func mergedSlots(
@@ -70,11 +88,13 @@ struct Merging {
       }
       switch combine(
         target.slots[index], incoming.slots[other], spec, Owner(model: target.type, property: index),
-        path: path + [spec.name])
+        parent: path, name: spec.name)
       {
       case .keep: slots.append(target.slots[index])
       case .set(let slot):
-        if !keepsLengths(slot, spec, Owner(model: target.type, property: index), path: path + [spec.name]) {
+        if !keepsLengths(
+          slot, spec, Owner(model: target.type, property: index), parent: path, name: spec.name)
+        {
           slot.release()
           failed = true
           slots.append(target.slots[index])
@@ -117,10 +137,12 @@ struct Merging {
   }
 
   private mutating func combine(
-    _ current: Slot, _ incoming: Slot, _ spec: PropertySpec, _ owner: Owner, path: [String]
+    _ current: Slot, _ incoming: Slot, _ spec: PropertySpec, _ owner: Owner, parent: [String], name: String
   )
     -> Outcome
   {
+    // Built only where needed: merging runs for every property of every record.
+    var path: [String] { parent + [name] }
     if case .absent = incoming { return .keep }
     if case .null = incoming {
       // Null clears (from an update: to absent where the type has no null),
@@ -208,7 +230,9 @@ struct Merging {
 
   /// False (after reporting) when a merged array or string breaks the
   /// property's `minLength` / `maxLength` (append and union can grow a value).
-  private mutating func keepsLengths(_ slot: Slot, _ spec: PropertySpec, _ owner: Owner, path: [String])
+  private mutating func keepsLengths(
+    _ slot: Slot, _ spec: PropertySpec, _ owner: Owner, parent: [String], name: String
+  )
     -> Bool
   {
     guard let validation = spec.rules?.validation, validation.minLength != nil || validation.maxLength != nil
@@ -227,7 +251,7 @@ struct Merging {
     default: break
     }
     guard let failure else { return true }
-    fail(.validation, failure, owner, path)
+    fail(.validation, failure, owner, parent + [name])
     return false
   }
 

@@ -40,18 +40,38 @@ public final class Context: Sendable {
     return try importPointer(model, pointer, root: root, deleteOrphans: deleteOrphans)
   }
 
-  /// Imports the records of `model` in JSON text.
+  /// Imports the records of `model` in JSON text (parsed by the byte parser).
   public func `import`(
     _ model: String, parsing text: String, root: String? = nil, deleteOrphans: OrphanDeletion? = nil
   ) throws(StrataError) -> ImportResult {
-    let pointer = try JSONText.parse(text).get()
-    defer { JValue.release(pointer) }
-    return try importPointer(model, pointer, root: root, deleteOrphans: deleteOrphans)
+    var copy = text
+    var result: Result<ImportResult, StrataError> = .failure(StrataError(code: .argument, message: "not run"))
+    copy.withUTF8 { bytes in
+      do throws(StrataError) {
+        result = .success(
+          try importRequest(model, root: root, deleteOrphans: deleteOrphans) { request in
+            engine.importBytes(model, bytes, request)
+          })
+      } catch {
+        result = .failure(error)
+      }
+    }
+    return try result.get()
   }
 
   private func importPointer(_ model: String, _ pointer: JPtr, root: String?, deleteOrphans: OrphanDeletion?)
     throws(StrataError) -> ImportResult
   {
+    try importRequest(model, root: root, deleteOrphans: deleteOrphans) { request in
+      engine.importValue(model, pointer, request)
+    }
+  }
+
+  /// Runs an import with the request made of `root` and `deleteOrphans`.
+  private func importRequest(
+    _ model: String, root: String?, deleteOrphans: OrphanDeletion?,
+    _ run: (ImportRequest) -> Result<ImportOutcome, StrataError>
+  ) throws(StrataError) -> ImportResult {
     var scope: [(String, JPtr)] = []
     defer { for (_, value) in scope { JValue.release(value) } }
     var rule: OrphanRule? = nil
@@ -67,7 +87,7 @@ public final class Context: Sendable {
         model: deleteOrphans.model, scope: scope,
         keep: keep.map { function in { object in function(Record(object, context: self)) } })
     }
-    let outcome = try engine.importValue(model, pointer, ImportRequest(root: root, orphans: rule)).get()
+    let outcome = try run(ImportRequest(root: root, orphans: rule)).get()
     return ImportResult(
       records: outcome.records.map { Record($0, context: self) },
       created: Dictionary(outcome.created, uniquingKeysWith: +),

@@ -31,7 +31,11 @@ enum GraphCommit {
         continue
       }
       var state = transaction.state(record)
-      let object = GraphOutput.materialize(state, schema: transaction.schema)
+      let owned =
+        transaction.ownsObject.contains(ObjectIdentifier(record)) && state.object.type === state.model
+      let object =
+        owned
+        ? GraphOutput.materializeInPlace(state) : GraphOutput.materialize(state, schema: transaction.schema)
       object.graphRecord = record
       state.object = object
       finished.append((record, state))

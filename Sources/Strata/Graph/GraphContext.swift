@@ -403,3 +403,42 @@ extension Schema {
     models.contains { $0 !== type && $0.keyRoot == type.keyRoot }
   }
 }
+
+extension GraphContext {
+  /// Imports the records of `model` in UTF-8 JSON text: parsed by the byte
+  /// parser (building only what the model reads, at its root), or by jansson
+  /// for anything unusual, then imported as `importValue` imports.
+  package func importBytes(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ImportRequest)
+    -> Result<ImportOutcome, StrataError>
+  {
+    var parsed: JPtr? = nil
+    if case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty {
+      var keys = type.response.root?.keys ?? []
+      if let text = request.root, case .success(let location) = ResponseLocation.parse(text) {
+        keys = location.keys
+      }
+      let plan = schema.parsePlans.plan(type, in: schema)
+      let records = Want.elements(.object(PlanRef(plan: plan)))
+      if keys.isEmpty {
+        parsed = PrunedParser.parse(bytes, records)
+      } else {
+        // The path down to the root, holding the records' plan at its end.
+        let store = WantStore()
+        let top = store.make()
+        top.insert(keys[...], records, store)
+        parsed = withExtendedLifetime(store) { PrunedParser.parse(bytes, .object(PlanRef(plan: top))) }
+      }
+    }
+    if parsed == nil {
+      switch JSONText.parse(bytes) {
+      case .success(let value): parsed = value
+      case .failure(let error): return .failure(error)
+      }
+    }
+    guard let value = parsed else {
+      return .failure(StrataError(code: .syntax, message: "cannot parse the input"))
+    }
+    defer { JValue.release(value) }
+    return importValue(model, value, request)
+  }
+}

@@ -522,7 +522,7 @@ struct GraphImporter {
       return true
     }
     noteUpdated(record)
-    var target = transaction.ownedObject(record)
+    var target = state.object
     var model = state.model
     if chosen !== model {
       if chosen.isSelfOrDescendant(of: model) {
@@ -545,7 +545,7 @@ struct GraphImporter {
       }
     }
     var merging = Merging(schema: schema)
-    guard merging.merge(mapped, into: target) else {
+    guard let merged = merging.merged(mapped, onto: target) else {
       let prefix = here
       for error in merging.errors {
         var located = error
@@ -554,7 +554,7 @@ struct GraphImporter {
       }
       return false
     }
-    transaction.setObject(record, target, model: model, isStub: false)
+    transaction.setObject(record, merged, model: model, isStub: false)
     return true
   }
 

@@ -23,7 +23,7 @@ struct GraphTransaction {
   /// Records deleted by this transaction.
   private(set) var deleted: Set<ObjectIdentifier> = []
   /// Records whose draft owns its attribute object (copied on first change).
-  private var ownsObject: Set<ObjectIdentifier> = []
+  private(set) var ownsObject: Set<ObjectIdentifier> = []
   /// Records a relationship with `orphans: delete` dropped.
   var orphanCandidates: [GraphRecord] = []
   /// The next synthetic key.
@@ -70,16 +70,6 @@ struct GraphTransaction {
       touched.append(record)
     }
     change(&drafts[id, default: record.state])
-  }
-
-  /// The draft's attribute object, copied from the committed one on first use.
-  mutating func ownedObject(_ record: GraphRecord) -> ModelObject {
-    let id = ObjectIdentifier(record)
-    if ownsObject.contains(id) || isNew(record) { return state(record).object }
-    let copy = state(record).object.copy()
-    edit(record) { $0.object = copy }
-    ownsObject.insert(id)
-    return copy
   }
 
   /// Replaces the draft's attribute object with one the draft owns.
@@ -142,6 +132,11 @@ struct GraphTransaction {
     _ record: GraphRecord, _ property: Int, _ targets: [GraphRecord]?, policy: ListPolicy
   ) {
     let old = link(record, property).records
+    if let targets, policy == .replace, targets.count == old.count,
+      zip(targets, old).allSatisfy({ $0 === $1 })
+    {
+      if case .many = link(record, property) { return }  // the same list: nothing to do
+    }
     let oldList = RecordList(old)
     guard let targets else {
       for target in old {
