@@ -524,6 +524,7 @@ struct GraphImporter {
     noteUpdated(record)
     var target = state.object
     var model = state.model
+    if chosen === model, Self.changesNothing(mapped, target) { return true }
     if chosen !== model {
       if chosen.isSelfOrDescendant(of: model) {
         // The input refines the record's model: carry its values over by name.
@@ -555,6 +556,30 @@ struct GraphImporter {
       return false
     }
     transaction.setObject(record, merged, model: model, isStub: false)
+    return true
+  }
+
+  /// True when merging `incoming` into `target` would change nothing: every
+  /// value the input gives equals the record's, under a policy that then
+  /// keeps it (the common case of a record repeated in a response, and of a
+  /// re-import). Relationship slots are left out (the links handle them).
+  static func changesNothing(_ incoming: ModelObject, _ target: ModelObject) -> Bool {
+    guard incoming.type === target.type else { return false }
+    switch (incoming.unknown, target.unknown) {
+    case (nil, _): break
+    case (let mine?, let theirs?): if json_equal(mine, theirs) == 0 { return false }
+    case (.some, nil): return false
+    }
+    let properties = incoming.type.properties
+    for index in properties.indices where index < incoming.slots.count && index < target.slots.count {
+      if case .absent = incoming.slots[index] { continue }
+      if properties[index].relation != nil { continue }
+      switch properties[index].merge {
+      case .append, .custom: return false
+      default: break
+      }
+      if !Equality.equal(incoming.slots[index], target.slots[index]) { return false }
+    }
     return true
   }
 

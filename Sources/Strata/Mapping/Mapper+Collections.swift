@@ -15,8 +15,8 @@ extension Mapper {
         report(.null, "expected a '\(modelType.name)' object, found null", owner)
         return nil
       }
-      if let collector = relations, owner.property >= 0, owner.property < owner.model.properties.count,
-        owner.model.properties[owner.property].relation != nil
+      if let collector = relations, !owner.model.primaryKey.isEmpty, owner.property >= 0,
+        owner.property < owner.model.properties.count, owner.model.properties[owner.property].relation != nil
       {
         return collector.hold(value, steps: steps, model: index)
       }
