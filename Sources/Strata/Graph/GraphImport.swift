@@ -121,12 +121,12 @@ struct GraphImporter {
         ))
       return nil
     }
-    let base = mapper.steps
+    let base = mapper.steps.count
     var records: [GraphRecord] = []
     records.reserveCapacity(json_array_size(value))
     for position in 0..<json_array_size(value) {
       guard let element = json_array_get(value, position) else { continue }
-      mapper.steps = base
+      trimSteps(to: base)
       mapper.steps.append(.index(position))
       guard JValue.isObject(element) else {
         mapper.report(
@@ -151,8 +151,13 @@ struct GraphImporter {
     }
     mapper.depth += 1
     defer { mapper.depth -= 1 }
-    let steps = mapper.steps
+    // The steps are restored by trimming (a copy of the array would make
+    // the mapper's next step copy its storage).
+    let depthOfSteps = mapper.steps.count
     guard let chosen = mapper.subtype(value, declared) else { return nil }
+    let mark = collector.mark
+    defer { collector.drop(to: mark) }
+    collector.base = depthOfSteps
     mapper.partial = true
     let mapped = mapper.model(value, chosen)
     mapper.partial = false
@@ -191,7 +196,7 @@ struct GraphImporter {
         keyless = true
       }
     }
-    mapper.steps = steps
+    trimSteps(to: depthOfSteps)
     var key: RecordKey
     if keyless {
       let before = mapper.errors.count
@@ -238,8 +243,13 @@ struct GraphImporter {
       }
       applyRelation(record, index, chosen.properties[index], slot)
     }
-    mapper.steps = steps
+    trimSteps(to: depthOfSteps)
     return record
+  }
+
+  /// Drops the mapper's steps past the first `count`.
+  private mutating func trimSteps(to count: Int) {
+    if mapper.steps.count > count { mapper.steps.removeSubrange(count...) }
   }
 
   /// Sets one relationship of `record` from its mapped slot.
@@ -304,9 +314,22 @@ struct GraphImporter {
   /// Resolves a set-aside relationship value into its record.
   mutating func resolve(_ entry: RelationCollector.Pending, parent: Parent?) -> GraphRecord? {
     guard entry.model < schema.models.count else { return nil }
-    let saved = mapper.steps
-    defer { mapper.steps = saved }
-    mapper.steps = entry.steps
+    let saved = mapper.steps.count
+    var whole: [PathStep]? = nil
+    if let path = entry.path {
+      whole = mapper.steps
+      mapper.steps = path
+    } else {
+      if let first = entry.first { mapper.steps.append(first) }
+      if let second = entry.second { mapper.steps.append(second) }
+    }
+    defer {
+      if let whole {
+        mapper.steps = whole
+      } else if mapper.steps.count > saved {
+        mapper.steps.removeSubrange(saved...)
+      }
+    }
     let type = schema.models[entry.model]
     let record: GraphRecord?
     if JValue.isObject(entry.value) {

@@ -61,6 +61,7 @@ enum GraphLoading {
         var mapper = Mapper(schema: schema, mode: .canonical)
         mapper.relations = collector
         mapper.steps = [.name(rootName), .name(stored.keyText)]
+        collector.base = mapper.steps.count
         guard let object = mapper.model(values, type), mapper.errors.isEmpty else {
           throw StrataError(
             mapper.errors.map { detail in
@@ -84,7 +85,7 @@ enum GraphLoading {
           object.slots[index].release()
           object.slots[index] = .absent
         }
-        collector.pending.removeAll(keepingCapacity: true)
+        collector.drop(to: 0)
         let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
         guard
           let record = GraphRecord(

@@ -108,6 +108,7 @@ struct GraphTransaction {
   /// Sets the to-one relationship `property` of `record` to `target` (nil: null).
   mutating func setOne(_ record: GraphRecord, _ property: Int, _ target: GraphRecord?) {
     let current = link(record, property)
+    if target == nil, case .null = current { return }
     if case .one(let old) = current {
       if old === target { return }
       detach(record, property, old)
@@ -137,6 +138,7 @@ struct GraphTransaction {
     {
       if case .many = link(record, property) { return }  // the same list: nothing to do
     }
+    if targets == nil, case .null = link(record, property) { return }
     let oldList = RecordList(old)
     guard let targets else {
       for target in old {

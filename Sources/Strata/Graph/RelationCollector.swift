@@ -2,32 +2,63 @@ import CJansson
 
 /// What the Mapper sets aside, inside a graph import, where a record's
 /// relationship holds a value: the input (an object or a bare key), where it
-/// is, and the model it refers to. The slot gets a placeholder (the index
-/// of the entry, as a JSON integer) that the import replaces by the record.
+/// is, and the model it refers to. The slot gets a placeholder, the input
+/// value itself (retained), which `entry(_:)` finds again.
+///
+/// Entries are kept in a stack: an object's entries are resolved (and
+/// dropped with `drop(to:)`) before the next object of the response is
+/// mapped, so the stack stays as short as the nesting of the input.
 final class RelationCollector {
   /// One set-aside value.
   struct Pending {
     /// The input value (borrowed from the input, alive for the import).
     let value: JPtr
-    /// Where it is in the input.
-    let steps: [PathStep]
     /// The model it refers to (as declared).
     let model: Int
+    /// Where it is, after the steps of the object that holds it: at most two
+    /// steps (a property, then an array index) in `first` and `second`, or
+    /// the whole path in `path` when there are more.
+    let first: PathStep?
+    let second: PathStep?
+    let path: [PathStep]?
   }
 
-  /// Everything set aside so far.
-  var pending: [Pending] = []
+  /// Everything set aside and not yet dropped.
+  private(set) var pending: [Pending] = []
+  /// The number of steps of the object being mapped (its path in the input).
+  var base = 0
 
   /// Sets `value` aside: the placeholder slot.
   func hold(_ value: JPtr, steps: [PathStep], model: Int) -> Slot {
-    pending.append(Pending(value: value, steps: steps, model: model))
-    return .leaf(json_integer(json_int_t(pending.count - 1)))
+    let tail = steps.count - base
+    if tail >= 0 && tail <= 2 {
+      pending.append(
+        Pending(
+          value: value, model: model, first: tail >= 1 ? steps[base] : nil, second: tail == 2 ? steps[base + 1] : nil,
+          path: nil))
+    } else {
+      pending.append(Pending(value: value, model: model, first: nil, second: nil, path: steps))
+    }
+    return .leaf(JValue.retain(value))
   }
 
-  /// The entry a placeholder slot stands for.
+  /// The entry a placeholder slot stands for (searched from the newest: an
+  /// object's own entries are the last ones when it is resolved).
   func entry(_ slot: Slot) -> Pending? {
-    guard case .leaf(let marker) = slot, JValue.isInteger(marker) else { return nil }
-    let index = Int(json_integer_value(marker))
-    return index >= 0 && index < pending.count ? pending[index] : nil
+    guard case .leaf(let value) = slot else { return nil }
+    var index = pending.count - 1
+    while index >= 0 {
+      if pending[index].value == value { return pending[index] }
+      index -= 1
+    }
+    return nil
+  }
+
+  /// The number of entries now (a mark for `drop(to:)`).
+  var mark: Int { pending.count }
+
+  /// Drops the entries set aside since `mark`.
+  func drop(to mark: Int) {
+    if mark >= 0 && mark < pending.count { pending.removeSubrange(mark...) }
   }
 }

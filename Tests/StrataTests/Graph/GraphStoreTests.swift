@@ -121,11 +121,11 @@ func seed(_ store: GraphStore) throws {
   #expect(try reopened.count(model: "User") == 3)
   #expect(try reopened.models() == ["Counts", "Membership", "User"])
 
-  // The file holds canonical text: compact, keys sorted.
+  // Keys are canonical text (compact, keys sorted); bodies compact, members in their order.
   let keys = try reopened.loadAll(model: "Membership").map(\.keyText)
   #expect(keys == [#"{"login":"mona","org":"acme"}"#])
   let body = try sqlText(reopened.connection, "SELECT body FROM records WHERE model = 'Counts'")
-  #expect(body == #"{"likes":3,"nested":{"a":[true,false],"z":null}}"#)
+  #expect(body == #"{"likes":3,"nested":{"z":null,"a":[true,false]}}"#)
 }
 
 @Test func anInMemoryStoreWorksTheSame() throws {

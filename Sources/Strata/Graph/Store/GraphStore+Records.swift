@@ -162,7 +162,7 @@ extension GraphStore {
         }
         let key = try CanonicalJSON.text(change.key, what: "the key")
         let body = try change.body.map { (value) throws(StrataError) in
-          try CanonicalJSON.text(value, what: "the body")
+          try CanonicalJSON.text(value, what: "the body", sortKeys: false)
         }
         prepared.append((change.model, key, body))
       } catch {

@@ -13,7 +13,7 @@ import CSQLite
 /// ```
 ///
 /// `key` is the canonical JSON text (`CanonicalJSON`) of the record's primary
-/// key and `body` the canonical JSON text of the record. The store knows
+/// key and `body` the compact JSON text of the record (members in their own order). The store knows
 /// nothing of schemas, uniquing or relationships: the graph above it decides
 /// what a key and a body are; the store keeps them, atomically.
 ///
