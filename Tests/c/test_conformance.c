@@ -204,6 +204,7 @@ static void report_unexpected_failure(const char *file, const char *name, const 
 #include "conformance_merge.h"
 /* Response envelopes: the keys response, records, metadata. */
 #include "conformance_responses.h"
+#include "conformance_graph.h"
 /* JSON lines: the keys lines, linesHex, maxLineLength, records, lineErrors. */
 #include "conformance_lines.h"
 
@@ -324,6 +325,12 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
     case_failed_already = 0;
     if (schema_name != NULL)
         case_schema_doc = schema_reference(schema_name);
+
+    /* Graph cases load their own schema (with the case's key injectors). */
+    if (json_object_get(c, "graph") != NULL) {
+        run_graph_case(file, name, case_schema_doc != NULL ? case_schema_doc : file_schema, c);
+        goto done;
+    }
 
     /* The schema: the case's own, or the file's. */
     memset(&err, 0, sizeof err);
