@@ -249,6 +249,10 @@ package final class GraphContext: @unchecked Sendable {
       }
       guard let value else { return .failure(StrataError(code: .type, message: "the key is missing")) }
       let spec = type.properties[index]
+      if spec.rules == nil, let plain = Self.plainKey(value, spec.type) {
+        parts.append(plain)
+        continue
+      }
       if let relation = spec.relation, relation.target < schema.models.count {
         switch readKey(value, schema.models[relation.target]) {
         case .failure(let error): return .failure(error)
@@ -275,6 +279,19 @@ package final class GraphContext: @unchecked Sendable {
       parts.append(part)
     }
     return .success(parts.count == 1 ? parts[0] : .composite(parts))
+  }
+
+  /// The key part a value gives a property of a plain type (no transform,
+  /// enum or validation) without mapping it: an int for `int`, a string for
+  /// `string`, a bool for `bool`; nil for anything else (then it is mapped).
+  private static func plainKey(_ value: JPtr, _ type: TypeRef) -> RecordKey? {
+    switch (type, value.pointee.type) {
+    case (.int, JSON_INTEGER): return .int(Int64(json_integer_value(value)))
+    case (.string, JSON_STRING): return .string(JValue.string(value))
+    case (.bool, JSON_TRUE): return .bool(true)
+    case (.bool, JSON_FALSE): return .bool(false)
+    default: return nil
+    }
   }
 
   /// Every record of `model` (and its subtypes), in key order.

@@ -26,6 +26,9 @@ struct GraphTransaction {
   private(set) var ownsObject: Set<ObjectIdentifier> = []
   /// Records a relationship with `orphans: delete` dropped.
   var orphanCandidates: [GraphRecord] = []
+  /// Records keyed by a relationship that let go of them: they go too (a
+  /// child keyed by its parent cannot outlive the link).
+  private var keyLost: [GraphRecord] = []
   /// The next synthetic key.
   var nextSynthetic: Int64
 
@@ -230,6 +233,7 @@ struct GraphTransaction {
     switch link(record, property) {
     case .one(let current) where current === target:
       edit(record) { $0.links[property] = .null }
+      if state(record).model.primaryKey.contains(property) { keyLost.append(record) }
     case .many(let list) where list.contains(target):
       edit(record) { state in
         var changed = list
@@ -268,9 +272,15 @@ struct GraphTransaction {
   /// Deletes the orphan candidates that nothing refers to any more (and
   /// those their deletion orphans in turn).
   mutating func deleteOrphans() {
-    while let candidate = orphanCandidates.popLast() {
-      if isDeleted(candidate) || !state(candidate).incoming.isEmpty { continue }
-      delete(candidate)
+    while !keyLost.isEmpty || !orphanCandidates.isEmpty {
+      if let lost = keyLost.popLast() {
+        if !isDeleted(lost) { delete(lost) }
+        continue
+      }
+      if let candidate = orphanCandidates.popLast() {
+        if isDeleted(candidate) || !state(candidate).incoming.isEmpty { continue }
+        delete(candidate)
+      }
     }
   }
 }

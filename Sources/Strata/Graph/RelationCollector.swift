@@ -34,7 +34,8 @@ final class RelationCollector {
     if tail >= 0 && tail <= 2 {
       pending.append(
         Pending(
-          value: value, model: model, first: tail >= 1 ? steps[base] : nil, second: tail == 2 ? steps[base + 1] : nil,
+          value: value, model: model, first: tail >= 1 ? steps[base] : nil,
+          second: tail == 2 ? steps[base + 1] : nil,
           path: nil))
     } else {
       pending.append(Pending(value: value, model: model, first: nil, second: nil, path: steps))
