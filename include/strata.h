@@ -155,8 +155,9 @@ json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *err
 
 /**
  * Frees memory that this library allocated and handed over: strings from
- * strata_json_dumps(), strata_schema_diagram() and strata_schema_codegen_python(), and the arrays of strata_map_many() and
- * strata_map_response(). NULL is ignored.
+ * strata_json_dumps(), strata_schema_diagram() and strata_schema_codegen_python(), and the arrays of strata_map_many(),
+ * strata_map_response() and of the graph context calls (strata_context_import(), _all(), _related()).
+ * NULL is ignored.
  */
 void strata_free(void *pointer);
 
