@@ -6,7 +6,7 @@ import Strata
 enum ImportCommand {
   static let usage = Usage(
     name: "import",
-    synopsis: "<schema> <model> [<input>] --db <file> [--root <path>]",
+    synopsis: "<schema> <model> [<input>] --db <file> [--root <path>] [--delete-orphans <rule>]",
     arguments: [
       ("schema", "The schema file.", false),
       ("model", "The model of the records (it must have a primaryKey).", false),
@@ -18,6 +18,10 @@ enum ImportCommand {
       (
         "root", "path",
         "Where the records are in the response (a key path or JSON Pointer), over the model's root."
+      ),
+      (
+        "delete-orphans", "rule",
+        "Delete the records in scope that the response did not contain: {\"model\": M, \"where\": {property: value}}."
       ),
     ],
     overview: """
@@ -46,10 +50,20 @@ enum ImportCommand {
         StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]), file: input)
       return 1
     }
+    var orphans: OrphanDeletion? = nil
+    if let written = parsed.values["delete-orphans"] {
+      guard let rule = try? JSON(parsing: written), case .string(let model)? = rule["model"] else {
+        Usage.fail("--delete-orphans takes {\"model\": M, \"where\": {...}}", usage: usage)
+      }
+      var scope: [String: JSON] = [:]
+      if case .object(let fields)? = rule["where"] { for (key, value) in fields { scope[key] = value } }
+      orphans = OrphanDeletion(model: model, where: scope)
+    }
     do {
       let context = try Context(schema: schema, path: database)
       defer { context.close() }
-      let result = try context.import(parsed.positionals[1], parsing: text, root: parsed.values["root"])
+      let result = try context.import(
+        parsed.positionals[1], parsing: text, root: parsed.values["root"], deleteOrphans: orphans)
       func counts(_ values: [String: Int]) -> JSON {
         .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, JSON.int(Int64($0.value))) }))
       }

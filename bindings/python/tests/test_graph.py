@@ -285,7 +285,73 @@ def test_cli_import_and_get(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "no 'User' record" in missing.stderr
     bad = run("import", str(schema_file), "Post", "-", "--db", str(db))
     assert bad.returncode == 1
+    emptied = run(
+        "import", str(schema_file), "Post", str(data), "--db", str(db), "--root", "data.none",
+        "--delete-orphans", '{"model": "Post", "where": {"author": 7}}',
+    )
+    assert emptied.returncode == 1 and "data.none" in emptied.stderr  # a missing root is an error, not an empty page
+    (tmp_path / "empty.json").write_text('{"data": []}')
+    emptied = run(
+        "import", str(schema_file), "Post", str(tmp_path / "empty.json"), "--db", str(db), "--root", "data",
+        "--delete-orphans", '{"model": "Post", "where": {"author": 7}}',
+    )
+    assert emptied.returncode == 0, emptied.stderr
+    assert json.loads(emptied.stdout)["deleted"] == {"Post": 2}
     failing = subprocess.run(
         [str(CLI), "import", str(schema_file), "Post", "--db", str(db)], input='[{"id": "x"}]', capture_output=True, text=True
     )
     assert failing.returncode == 1 and "/0/id [Post.id]" in failing.stderr
+
+
+NOTES_V1: Dict[str, Any] = {
+    "strata": 1,
+    "version": 1,
+    "models": {"Note": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "body": {"type": "string"}}}},
+}
+NOTES_V2: Dict[str, Any] = {
+    "strata": 1,
+    "version": 2,
+    "models": {"Note": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "text": {"type": "string"}}}},
+    "migrations": [{"from": 0}, {"from": 1, "model": "Note", "rename": {"body": "text"}}],
+}
+
+
+def test_a_file_of_an_older_version_is_migrated_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    with strata.Schema(NOTES_V1).context(path) as ctx:
+        ctx.import_("Note", [{"id": 1, "body": "hello"}, {"id": 2, "body": "again"}])
+    with strata.Schema(NOTES_V2).context(path) as ctx:
+        assert [note.to_dict() for note in ctx.all("Note")] == [{"id": 1, "text": "hello"}, {"id": 2, "text": "again"}]
+    with strata.Schema(NOTES_V2).context(path) as ctx:  # migrated once: the file is version 2 now
+        assert ctx.get("Note", 1)["text"] == "hello"
+    with pytest.raises(strata.StrataError, match="newer"):
+        strata.Schema(NOTES_V1).context(path)
+    gap = dict(NOTES_V2, version=3)
+    with pytest.raises(strata.StrataError, match="no migration"):
+        strata.Schema(gap).context(path)
+
+
+def test_another_context_reads_the_file_while_one_imports(schema: strata.Schema, tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    with schema.context(path) as ctx:
+        ctx.import_("Post", POSTS)
+    big = [{"id": 100 + n, "title": "t", "author": {"id": 1000 + n % 50, "name": "x"}} for n in range(20000)]
+    seen: List[int] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            with schema.context(path) as reader:
+                seen.append(reader.count("Post"))
+
+    reader_thread = threading.Thread(target=read)
+    reader_thread.start()
+    try:
+        with schema.context(path) as writer:
+            writer.import_("Post", big)
+    finally:
+        done.set()
+        reader_thread.join()
+    assert seen and set(seen) <= {3, 20003}
+    with schema.context(path) as ctx:
+        assert ctx.count("Post") == 20003
