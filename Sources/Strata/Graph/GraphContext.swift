@@ -130,6 +130,7 @@ package final class GraphContext: @unchecked Sendable {
         }
       }
       var importer = GraphImporter(schema: schema, memory: memory)
+      importer.tracksSeen = request.orphans != nil
       let records = importer.importResponse(response, type: type, root: root)
       guard let records, importer.mapper.errors.isEmpty else {
         return .failure(StrataError(importer.mapper.errors))
@@ -284,7 +285,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The key part a value gives a property of a plain type (no transform,
   /// enum or validation) without mapping it: an int for `int`, a string for
   /// `string`, a bool for `bool`; nil for anything else (then it is mapped).
-  private static func plainKey(_ value: JPtr, _ type: TypeRef) -> RecordKey? {
+  static func plainKey(_ value: JPtr, _ type: TypeRef) -> RecordKey? {
     switch (type, value.pointee.type) {
     case (.int, JSON_INTEGER): return .int(Int64(json_integer_value(value)))
     case (.string, JSON_STRING): return .string(JValue.string(value))

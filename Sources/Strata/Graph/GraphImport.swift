@@ -66,9 +66,14 @@ struct GraphImporter {
   var warnings: [ImportWarning] = []
   /// Records the input gave (as objects or keys).
   var seen: Set<ObjectIdentifier> = []
+  /// True when `seen` is kept (an orphan rule reads it).
+  var tracksSeen = false
   /// Records that existed and that the input gave as objects.
   var updated: [GraphRecord] = []
   private var updatedSet: Set<ObjectIdentifier> = []
+  /// The input object each record was last imported from in this import
+  /// (borrowed from the input): the same object again changes nothing.
+  private var lastInput: [ObjectIdentifier: JPtr] = [:]
   let schema: Schema
 
   init(schema: Schema, memory: GraphMemory) {
@@ -155,6 +160,15 @@ struct GraphImporter {
     // the mapper's next step copy its storage).
     let depthOfSteps = mapper.steps.count
     guard let chosen = mapper.subtype(value, declared) else { return nil }
+    // A record given again with exactly the same object (a user in many
+    // issues) changes nothing: found by its plain key, compared, done.
+    if let key = Self.plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
+      let last = lastInput[ObjectIdentifier(existing)], last == value || json_equal(last, value) != 0
+    {
+      if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
+      noteUpdated(existing)
+      return existing
+    }
     let mark = collector.mark
     defer { collector.drop(to: mark) }
     collector.base = depthOfSteps
@@ -226,7 +240,7 @@ struct GraphImporter {
       guard let made = transaction.create(chosen, key, object: mapped, isStub: false) else { return nil }
       record = made
     }
-    seen.insert(ObjectIdentifier(record))
+    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
     // The relationships, in property order.
     for index in chosen.relations where index < chosen.properties.count {
       if let target = keyTargets[index] {
@@ -244,7 +258,28 @@ struct GraphImporter {
       applyRelation(record, index, chosen.properties[index], slot)
     }
     trimSteps(to: depthOfSteps)
+    if mapper.errors.isEmpty { lastInput[ObjectIdentifier(record)] = value }
     return record
+  }
+
+  /// The key of an input object read straight from it, when the model's key
+  /// is one plain property at one key (no transform, no relationship), the
+  /// value there has the key's type and the model's relationships are not
+  /// read from input (`json: false`); nil otherwise.
+  static func plainKey(_ value: JPtr, _ type: ModelType) -> RecordKey? {
+    guard type.primaryKey.count == 1, let index = type.primaryKey.first, index < type.properties.count else {
+      return nil
+    }
+    let spec = type.properties[index]
+    guard spec.relation == nil, spec.rules == nil, case .path(let keys) = spec.location, keys.count == 1,
+      let member = JValue.member(value, keys[0])
+    else { return nil }
+    // Relationships the input can give could have been changed since by
+    // other records' links: those records are imported again in full.
+    for relation in type.relations where relation < type.properties.count {
+      if case .none = type.properties[relation].location {} else { return nil }
+    }
+    return GraphContext.plainKey(member, spec.type)
   }
 
   /// Drops the mapper's steps past the first `count`.
@@ -337,7 +372,7 @@ struct GraphImporter {
     } else {
       record = reference(entry.value, type)
     }
-    if let record { seen.insert(ObjectIdentifier(record)) }
+    if tracksSeen, let record { seen.insert(ObjectIdentifier(record)) }
     return record
   }
 
