@@ -10,7 +10,9 @@
  *
  * Input: byte 0 bit 0 puts the context in an SQLite file (then the reopen
  * step closes and opens it); the rest is a list of steps, each an opcode
- * byte and the bytes its input is built from (see `step`). After each step:
+ * byte and the bytes its input is built from. Every other import goes as
+ * text (strata_context_importb: the byte parser, an array element by
+ * element), the others as a json_t. After each step:
  *
  *   - every relationship key names an existing record, lists hold no repeat;
  *   - every inverse holds both ways (a post's author lists the post exactly
@@ -351,8 +353,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             size_t count = 0;
             json_t *report = NULL;
             const char *model = op == 2 ? "User" : op == 3 ? "Album" : "Post";
-            strata_model_t **records =
-                strata_context_import(context, model, data_value, options, NULL, NULL, &count, &report, &err);
+            strata_model_t **records;
+            if (steps & 1) { /* as text: the byte parser, element by element for an array */
+                char *text = json_dumps(data_value, JSON_COMPACT | JSON_ENCODE_ANY);
+                records = strata_context_importb(context, model, text, strlen(text), options, NULL, NULL, &count,
+                                                 &report, &err);
+                free(text);
+            } else {
+                records = strata_context_import(context, model, data_value, options, NULL, NULL, &count, &report, &err);
+            }
             if (records == NULL) {
                 failed = 1;
                 if (err.code == STRATA_OK)

@@ -132,6 +132,46 @@ package final class GraphContext: @unchecked Sendable {
       var importer = GraphImporter(schema: schema, memory: memory)
       importer.tracksSeen = request.orphans != nil
       let records = importer.importResponse(response, type: type, root: root)
+      return finish(&importer, records, request)
+    }
+  }
+
+  /// Imports a top-level array of records of `model` read element by
+  /// element (each released before the next is built); nil when the text is
+  /// not such an array or holds anything unusual (then nothing happened and
+  /// the caller takes the whole-text path).
+  private func importElements(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ImportRequest)
+    -> Result<ImportOutcome, StrataError>?
+  {
+    guard case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty,
+      type.response.root == nil,
+      request.root == nil || request.root == ""
+    else { return nil }
+    let plan = schema.parsePlans.plan(type, in: schema)
+    var result: Result<ImportOutcome, StrataError>? = nil
+    _ = changingLocked { () -> Result<Void, StrataError> in
+      var importer = GraphImporter(schema: schema, memory: memory)
+      importer.tracksSeen = request.orphans != nil
+      importer.retainsInputs = true
+      defer { importer.releaseInputs() }
+      var records: [GraphRecord] = []
+      let streamed = PrunedParser.forEachElement(bytes, .object(PlanRef(plan: plan))) { element, position in
+        if let record = importer.importElement(element, type, position: position) { records.append(record) }
+        JValue.release(element)
+      }
+      if streamed == true {
+        result = finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request)
+      }
+      return .success(())
+    }
+    return result
+  }
+
+  /// The end of an import: the orphan rules, then the commit.
+  private func finish(_ importer: inout GraphImporter, _ records: [GraphRecord]?, _ request: ImportRequest)
+    -> Result<ImportOutcome, StrataError>
+  {
+    do {
       guard let records, importer.mapper.errors.isEmpty else {
         return .failure(StrataError(importer.mapper.errors))
       }
@@ -429,6 +469,7 @@ extension GraphContext {
   package func importBytes(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ImportRequest)
     -> Result<ImportOutcome, StrataError>
   {
+    if let streamed = importElements(model, bytes, request) { return streamed }
     var parsed: JPtr? = nil
     if case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty {
       var keys = type.response.root?.keys ?? []

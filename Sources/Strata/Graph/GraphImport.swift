@@ -71,9 +71,13 @@ struct GraphImporter {
   /// Records that existed and that the input gave as objects.
   var updated: [GraphRecord] = []
   private var updatedSet: Set<ObjectIdentifier> = []
-  /// The input object each record was last imported from in this import
-  /// (borrowed from the input): the same object again changes nothing.
+  /// The input object each nested record was last imported from in this
+  /// import: the same object again changes nothing. Borrowed from the
+  /// input, or retained (`retainsInputs`) when the input goes element by
+  /// element; `releaseInputs()` lets go of them.
   private var lastInput: [ObjectIdentifier: JPtr] = [:]
+  /// True when the input is released element by element (`importElement`).
+  var retainsInputs = false
   let schema: Schema
 
   init(schema: Schema, memory: GraphMemory) {
@@ -258,8 +262,34 @@ struct GraphImporter {
       applyRelation(record, index, chosen.properties[index], slot)
     }
     trimSteps(to: depthOfSteps)
-    if mapper.errors.isEmpty { lastInput[ObjectIdentifier(record)] = value }
+    if parent != nil, mapper.errors.isEmpty {
+      let id = ObjectIdentifier(record)
+      if retainsInputs {
+        if let previous = lastInput[id] { JValue.release(previous) }
+        JValue.retain(value)
+      }
+      lastInput[id] = value
+    }
     return record
+  }
+
+  /// Releases the inputs kept for `retainsInputs`.
+  mutating func releaseInputs() {
+    if retainsInputs { for value in lastInput.values { JValue.release(value) } }
+    lastInput = [:]
+  }
+
+  /// Imports one element of a top-level array of records (the input read
+  /// element by element): its record, or nil after errors.
+  mutating func importElement(_ element: JPtr, _ type: ModelType, position: Int) -> GraphRecord? {
+    trimSteps(to: 0)
+    mapper.steps.append(.index(position))
+    guard JValue.isObject(element) else {
+      mapper.report(
+        .type, "expected an object for model '\(type.name)', found \(JValue.typeName(element))", nil)
+      return nil
+    }
+    return importObject(element, type, parent: nil)
   }
 
   /// The key of an input object read straight from it, when the model's key

@@ -57,6 +57,47 @@ struct PrunedParser {
     return value
   }
 
+  /// Parses a text that is one array element by element, handing each
+  /// element (a new reference, which `body` releases) to `body` with its
+  /// index, so that a caller can be done with one element before the next is
+  /// built. nil when the text is not an array (nothing was handed over);
+  /// false on anything unusual (the caller then redoes the whole text on the
+  /// DOM path, whatever it did with the elements so far); true when every
+  /// element went to `body`.
+  static func forEachElement(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, _ body: (JPtr, Int) -> Void
+  ) -> Bool? {
+    guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
+    var parser = PrunedParser(bytes)
+    parser.skipSpace()
+    guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
+    parser.depth += 1
+    parser.position += 1
+    parser.skipSpace()
+    var index = 0
+    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
+      parser.position += 1
+    } else {
+      while true {
+        guard let element = parser.value(want), !parser.failed else { return false }
+        body(element, index)
+        index += 1
+        parser.skipSpace()
+        guard parser.position < parser.end else { return false }
+        if parser.base[parser.position] == UInt8(ascii: ",") {
+          parser.position += 1
+          parser.skipSpace()
+          continue
+        }
+        guard parser.base[parser.position] == UInt8(ascii: "]") else { return false }
+        parser.position += 1
+        break
+      }
+    }
+    parser.skipSpace()
+    return !parser.failed && parser.position == parser.end
+  }
+
   // MARK: bytes
 
   @inline(__always) private func byte(_ offset: Int) -> UInt8 { base[offset] }
