@@ -355,3 +355,35 @@ def test_another_context_reads_the_file_while_one_imports(schema: strata.Schema,
     assert seen and set(seen) <= {3, 20003}
     with schema.context(path) as ctx:
         assert ctx.count("Post") == 20003
+
+
+FULL_DISK_CHECK = """
+import json, resource, signal, sys
+import strata
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, 256 * 1024))  # the disk is full at 256 KiB
+schema = strata.Schema(json.loads(sys.argv[1]))
+big = [{"id": 100 + n, "title": "x" * 200, "author": {"id": 1000 + n % 50, "name": "x"}} for n in range(5000)]
+with schema.context(sys.argv[2]) as ctx:
+    try:
+        ctx.import_("Post", big)
+        print("imported")
+    except strata.MappingError as exc:
+        print(exc.errors[0]["code"], ctx.count("Post"), ctx.get("Post", 100) is None)
+"""
+
+
+def test_a_full_disk_is_an_io_error_and_the_graph_stays(schema: strata.Schema, tmp_path: Path) -> None:
+    path = tmp_path / "full.db"
+    with schema.context(path) as ctx:
+        ctx.import_("Post", POSTS)
+    package = str(Path(strata.__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", FULL_DISK_CHECK, json.dumps(SCHEMA), str(path)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=package, STRATA_LIBRARY=strata.library_path),
+    )
+    assert done.stdout.split() == ["io", "3", "True"], done.stdout + done.stderr
+    with schema.context(path) as ctx:  # the file is as it was
+        assert ctx.count("Post") == 3 and [post.key for post in ctx.get("User", 7)["posts"]] == [1, 3]
