@@ -4,7 +4,7 @@
  *
  * The parent writes a first graph (100 posts, 10 users) into a fresh file,
  * then runs itself as a child (`test_graph_kill child PATH`) that imports a
- * big second payload (20,000 posts of 500 users, moving some of the first
+ * big second payload (8,000 posts of 500 users, moving some of the first
  * posts to new authors) into the same file, and kills the child after a
  * delay: first one run to the end to time it, then kills spread over that
  * time (some during the parse and mapping, some during the commit). After
@@ -81,12 +81,12 @@ static int import_into(strata_context_t *context, json_t *data) {
     return 0;
 }
 
-/* The child: the second import (posts 50..20049: 50 of them move to new authors). */
+/* The child: the second import (posts 50..8049: 50 of them move to new authors). */
 static int child(const char *path) {
     strata_schema_t *schema = load_schema();
     strata_error_t err;
     strata_context_t *context = strata_context_open(schema, path, &err);
-    json_t *data = posts(50, 20000, 500, 1000);
+    json_t *data = posts(50, 8000, 500, 1000);
     int status;
     if (context == NULL)
         return 3;
@@ -136,7 +136,7 @@ static int which_graph(strata_schema_t *schema, const char *path) {
     users = strata_context_count(context, "User", &err);
     if (posts_count == 100 && users == 10)
         state = 0;
-    else if (posts_count == 20050 && users == 510)
+    else if (posts_count == 8050 && users == 510)
         state = 1;
     if (state >= 0) {
         /* the inverse holds: every user's posts have that user as author */
@@ -214,8 +214,8 @@ int main(int argc, char **argv) {
     first_graph(schema, path);
     full = run_child(argv[0], path, -1, &killed);
     CHECK(which_graph(schema, path) == 1);
-    for (round = 0; round < 12; round++) {
-        double delay = full * (0.05 + 0.08 * round);
+    for (round = 0; round < 10; round++) {
+        double delay = full * (0.05 + 0.1 * round);
         int state;
         first_graph(schema, path);
         run_child(argv[0], path, delay, &killed);
