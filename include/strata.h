@@ -740,7 +740,8 @@ json_t *strata_schema_json_schema(const strata_schema_t *schema, const char *mod
  * Mermaid classDiagram) or "dot" (a Graphviz digraph). Models show their
  * properties with their types; `extends` is inheritance, `subtypes` are arrows
  * labelled with the discriminator value, model-typed properties are
- * associations with a multiplicity ("1", "0..1", "*"), and each generic model
+ * associations with a multiplicity ("1", "0..1", "*"), a relationship and its
+ * "inverse" one two-way edge labelled with both names, and each generic model
  * appears once with its parameters, its instances linked to it.
  *
  * Returns a NUL-terminated string to be freed with strata_free(), or NULL with

@@ -81,6 +81,19 @@ private let messages: JSON = [
   #expect(dot.contains("\"TextMessage\" -> \"Message\" [arrowhead=empty];"))
 }
 
+@Test func relationshipsAndTheirInversesAreOneTwoWayEdge() throws {
+  let schema = try Schema(parsing: blogSchemaText)
+  let mermaid = schema.diagram(.mermaid)
+  #expect(mermaid.contains("  User \"0..1\" <--> \"*\" Post : posts / author\n"))
+  #expect(!mermaid.contains("Post --> \"0..1\" User"))
+  #expect(mermaid.contains("  Post --> \"*\" Tag : tags\n"))
+  let dot = schema.diagram(.dot)
+  #expect(
+    dot.contains(
+      "\"User\" -> \"Post\" [dir=both, arrowhead=vee, arrowtail=vee, label=\"posts / author\", headlabel=\"*\", taillabel=\"0..1\"];"
+    ))
+}
+
 @Test func longKeyPathsAreCutNotRecursedWithoutBound() throws {
   let path = Array(repeating: "a", count: 20_000).joined(separator: ".")
   let schema = try Schema([

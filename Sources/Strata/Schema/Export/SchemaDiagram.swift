@@ -11,8 +11,9 @@ extension Schema {
   /// and their types, `extends` as inheritance, `subtypes` as arrows labelled
   /// with the discriminator value (or the key a rule needs), model-typed
   /// properties as associations with their multiplicity (`T` "1", `T?`
-  /// "0..1", `[T]` and `{T}` "*"), and each generic model once, with its
-  /// parameters, its instances linked to it.
+  /// "0..1", `[T]` and `{T}` "*"), a relationship and its `inverse` as one
+  /// two-way edge labelled with both names, and each generic model once,
+  /// with its parameters, its instances linked to it.
   public func diagram(_ format: DiagramFormat) -> String {
     SchemaDiagram(schema: self).render(format)
   }
@@ -23,12 +24,15 @@ struct SchemaDiagram {
   let schema: Schema
 
   struct Edge {
-    enum Kind { case extends, subtype, association, instance }
+    /// `inverse`: a relationship and its inverse, drawn once, both ways.
+    enum Kind { case extends, subtype, association, inverse, instance }
     let kind: Kind
     let from: String
     let to: String
     let label: String
     let multiplicity: String
+    /// For `inverse`: the multiplicity at the `from` end (the inverse property's).
+    var tailMultiplicity = ""
   }
 
   /// The generic models, as written (`Page<T>`), in the order of their first instance.
@@ -42,6 +46,7 @@ struct SchemaDiagram {
 
   var edges: [Edge] {
     var out: [Edge] = []
+    var drawnPairs: Set<String> = []
     for model in schema.models {
       if let base = model.base {
         out.append(Edge(kind: .extends, from: base.name, to: model.name, label: "", multiplicity: ""))
@@ -70,9 +75,25 @@ struct SchemaDiagram {
       for property in model.properties where property.declaredIn == model.name || model.base == nil {
         guard let (target, multiplicity) = Self.association(property.type), target < schema.models.count
         else { continue }
+        let other = schema.models[target]
+        if let back = property.relation?.inverse, back < other.properties.count,
+          let (_, backMultiplicity) = Self.association(other.properties[back].type)
+        {
+          // A pair is drawn once, from the side that comes first in the document.
+          let pair = [model.name + "." + property.name, other.name + "." + other.properties[back].name]
+            .sorted()
+          if drawnPairs.insert(pair.joined(separator: "|")).inserted {
+            out.append(
+              Edge(
+                kind: .inverse, from: model.name, to: other.name,
+                label: "\(property.name) / \(other.properties[back].name)", multiplicity: multiplicity,
+                tailMultiplicity: backMultiplicity))
+          }
+          continue
+        }
         out.append(
           Edge(
-            kind: .association, from: model.name, to: schema.models[target].name, label: property.name,
+            kind: .association, from: model.name, to: other.name, label: property.name,
             multiplicity: multiplicity))
       }
       if let template = schema.instanceTemplates[model.name] {
@@ -185,6 +206,10 @@ struct SchemaDiagram {
         lines.append("  \(from) <|.. \(Self.mermaidID(edge.to)) : \(edge.label)")
       case .association:
         lines.append("  \(from) --> \"\(edge.multiplicity)\" \(Self.mermaidID(edge.to)) : \(edge.label)")
+      case .inverse:
+        lines.append(
+          "  \(from) \"\(edge.tailMultiplicity)\" <--> \"\(edge.multiplicity)\" \(Self.mermaidID(edge.to)) : \(edge.label)"
+        )
       case .instance:
         let base: String
         if case .success(.named(let name, _)) = TypeExpression.parse(edge.to) {
@@ -247,6 +272,10 @@ struct SchemaDiagram {
       case .association:
         lines.append(
           "  \(Self.quoted(edge.from)) -> \(Self.quoted(edge.to)) [arrowhead=vee, label=\(Self.quoted(edge.label)), headlabel=\(Self.quoted(edge.multiplicity))];"
+        )
+      case .inverse:
+        lines.append(
+          "  \(Self.quoted(edge.from)) -> \(Self.quoted(edge.to)) [dir=both, arrowhead=vee, arrowtail=vee, label=\(Self.quoted(edge.label)), headlabel=\(Self.quoted(edge.multiplicity)), taillabel=\(Self.quoted(edge.tailMultiplicity))];"
         )
       case .instance:
         lines.append(
