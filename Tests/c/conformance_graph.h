@@ -36,24 +36,8 @@ static int graph_keep(strata_model_t *record, void *payload) {
     return keep;
 }
 
-/* The dictionaries of every record of `model`, in key order (new reference), or NULL. */
-static json_t *graph_all(strata_context_t *context, const char *model) {
-    size_t count = 0, i;
-    strata_error_t err;
-    strata_model_t **records = strata_context_all(context, model, &count, &err);
-    json_t *out;
-    if (records == NULL)
-        return NULL;
-    out = json_array();
-    for (i = 0; i < count; i++) {
-        json_array_append_new(out, strata_model_dictionary(records[i], NULL));
-        strata_model_decref(records[i]);
-    }
-    strata_free(records);
-    return out;
-}
-
-/* Compares the expected errors of a step with the errors of the failed call. */
+/* A step's call failed: compares the step's expected errors with the errors
+   of that call (strata_errors(): call it right after the failing call). */
 static void graph_check_failure(const char *file, const char *name, const char *label, const json_t *step,
                                 const strata_error_t *err) {
     const json_t *errors = json_object_get(step, "errors");
@@ -63,15 +47,16 @@ static void graph_check_failure(const char *file, const char *name, const char *
         report_unexpected_failure(file, name, label);
 }
 
-/* One import step. */
-static void graph_import(const char *file, const char *name, const char *label, strata_context_t *context,
-                         const json_t *step) {
+/* One import step; 1 when the import failed (its errors already compared). */
+static int graph_import(const char *file, const char *name, const char *label, strata_context_t *context,
+                        const json_t *step) {
     const char *model = json_string_value(json_object_get(step, "import"));
     const json_t *options = json_object_get(step, "options");
     const json_t *keep = json_object_get(step, "keep");
     struct graph_keep_rule rule = {json_string_value(json_object_get(keep, "property")),
                                    json_object_get(keep, "equals")};
     const char *names[] = {"created", "updated", "deleted"};
+    char what[64];
     json_t *report = NULL;
     size_t count = 0, i;
     strata_error_t err;
@@ -80,103 +65,159 @@ static void graph_import(const char *file, const char *name, const char *label, 
         keep != NULL ? graph_keep : NULL, &rule, &count, &report, &err);
     if (records == NULL) {
         graph_check_failure(file, name, label, step, &err);
-        return;
+        return 1;
     }
-    if (json_object_get(step, "errors") != NULL)
-        fail(file, name, "%s: the import succeeded, errors were expected", label);
     if (json_object_get(step, "records") != NULL) {
         json_t *keys = json_array();
         for (i = 0; i < count; i++)
             json_array_append_new(keys, strata_record_key(records[i]));
+        snprintf(what, sizeof what, "%s: records", label);
         if (!json_equal(keys, json_object_get(step, "records")))
-            fail_values(file, name, "records", json_object_get(step, "records"), keys);
+            fail_values(file, name, what, json_object_get(step, "records"), keys);
         json_decref(keys);
     }
     for (i = 0; i < 3; i++) {
         const json_t *expected = json_object_get(step, names[i]);
+        snprintf(what, sizeof what, "%s: %s", label, names[i]);
         if (expected != NULL && !json_equal((json_t *)expected, json_object_get(report, names[i])))
-            fail_values(file, name, names[i], expected, json_object_get(report, names[i]));
+            fail_values(file, name, what, expected, json_object_get(report, names[i]));
     }
     if (json_object_get(step, "warnings") != NULL) {
         json_t *paths = json_array(), *warning;
         size_t at;
         json_array_foreach(json_object_get(report, "warnings"), at, warning)
             json_array_append(paths, json_object_get(warning, "path"));
+        snprintf(what, sizeof what, "%s: warnings", label);
         if (!json_equal(paths, json_object_get(step, "warnings")))
-            fail_values(file, name, "warnings", json_object_get(step, "warnings"), paths);
+            fail_values(file, name, what, json_object_get(step, "warnings"), paths);
         json_decref(paths);
     }
     for (i = 0; i < count; i++)
         strata_model_decref(records[i]);
     strata_free(records);
     json_decref(report);
+    return 0;
 }
 
-/* One step other than an import; returns the context (a reopen changes it). */
+/* One step; returns the context (a reopen changes it). As the Swift runner:
+   a step that fails is compared with its "errors" (or reported), one that
+   succeeds while "errors" are expected is reported. */
 static strata_context_t *graph_step(const char *file, const char *name, const char *label,
                                     strata_schema_t *schema, strata_context_t *context, const char *path,
                                     const json_t *step) {
     strata_error_t err;
     const json_t *key = json_object_get(step, "key");
-    if (json_object_get(step, "import") != NULL) {
-        graph_import(file, name, label, context, step);
-    } else if (json_object_get(step, "delete") != NULL) {
+    const json_t *expected_errors = json_object_get(step, "errors");
+    char what[64];
+    int failed = 0;
+    memset(&err, 0, sizeof err);
+    if (json_is_string(json_object_get(step, "import"))) {
+        failed = graph_import(file, name, label, context, step);
+    } else if (json_is_string(json_object_get(step, "delete"))) {
         strata_model_t *record =
             strata_context_get(context, json_string_value(json_object_get(step, "delete")), (json_t *)key, &err);
-        if (record == NULL) {
+        if (record == NULL && err.code != STRATA_OK) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        } else if (record == NULL) {
             /* nothing to delete: an "argument" error, as the other runners say */
             json_t *actual = json_pack("[{s:s, s:s, s:s, s:s, s:s}]", "path", "", "model", "", "property", "",
-                                       "code", err.code == STRATA_OK ? "argument" : err.code_name, "message",
-                                       "no such record");
-            const json_t *expected = json_object_get(step, "errors");
-            if (expected == NULL || !errors_equal(expected, actual))
-                fail_values(file, name, label, expected, actual);
+                                       "code", "argument", "message", "no such record");
+            failed = 1;
+            if (expected_errors == NULL || !errors_equal(expected_errors, actual)) {
+                snprintf(what, sizeof what, "%s: errors", label);
+                fail_values(file, name, what, expected_errors, actual);
+            }
             json_decref(actual);
         } else {
-            if (strata_context_delete(context, record, &err) != 0)
+            if (strata_context_delete(context, record, &err) != 0) {
                 graph_check_failure(file, name, label, step, &err);
-            else if (json_object_get(step, "errors") != NULL)
-                fail(file, name, "%s: the delete succeeded, errors were expected", label);
+                failed = 1;
+            }
             strata_model_decref(record);
         }
-    } else if (json_object_get(step, "get") != NULL || json_object_get(step, "nested") != NULL) {
+    } else if (json_is_string(json_object_get(step, "get")) || json_is_string(json_object_get(step, "nested"))) {
         int nested = json_object_get(step, "nested") != NULL;
         const char *model = json_string_value(json_object_get(step, nested ? "nested" : "get"));
         strata_model_t *record = strata_context_get(context, model, (json_t *)key, &err);
+        json_t *actual = NULL;
         if (record == NULL && err.code != STRATA_OK) {
             graph_check_failure(file, name, label, step, &err);
-        } else if (json_object_get(step, "dictionary") != NULL) {
-            json_t *actual = record == NULL ? json_null()
-                             : nested       ? strata_context_dictionary(context, record, NULL)
-                                            : strata_model_dictionary(record, NULL);
-            if (!json_equal(actual, json_object_get(step, "dictionary")))
-                fail_values(file, name, label, json_object_get(step, "dictionary"), actual);
-            json_decref(actual);
+            failed = 1;
+        } else if (record == NULL) {
+            actual = json_null();
+        } else if (nested) {
+            actual = strata_context_dictionary(context, record, &err);
+            if (actual == NULL) {
+                graph_check_failure(file, name, label, step, &err);
+                failed = 1;
+            }
+        } else {
+            actual = strata_model_dictionary(record, NULL);
         }
+        /* a nested step always compares (a missing "dictionary" is null), a get one when given */
+        if (!failed && (nested || json_object_get(step, "dictionary") != NULL)) {
+            const json_t *expected = json_object_get(step, "dictionary");
+            snprintf(what, sizeof what, "%s: %s", label, nested ? "nested" : "dictionary");
+            if (!json_equal(actual, expected != NULL ? (json_t *)expected : json_null()))
+                fail_values(file, name, what, expected, actual);
+        }
+        json_decref(actual);
         strata_model_decref(record);
-    } else if (json_object_get(step, "count") != NULL) {
+    } else if (json_is_string(json_object_get(step, "count"))) {
         long long count =
             strata_context_count(context, json_string_value(json_object_get(step, "count")), &err);
-        if (count != json_integer_value(json_object_get(step, "is")))
-            fail(file, name, "%s: count %lld, expected %lld", label, count,
-                 (long long)json_integer_value(json_object_get(step, "is")));
+        const json_t *is = json_object_get(step, "is");
+        if (count < 0) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        } else if (!json_is_integer(is) || count != json_integer_value(is)) {
+            json_t *actual = json_integer(count);
+            snprintf(what, sizeof what, "%s: count", label);
+            fail_values(file, name, what, is, actual);
+            json_decref(actual);
+        }
     } else if (json_is_true(json_object_get(step, "reopen"))) {
         strata_context_close(context);
         strata_context_decref(context);
         context = strata_context_open(schema, path, &err);
-        if (context == NULL)
-            report_unexpected_failure(file, name, label);
+        if (context == NULL) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        }
     } else if (json_is_object(json_object_get(step, "expect"))) {
         const char *model;
         json_t *expected;
         json_object_foreach((json_t *)json_object_get(step, "expect"), model, expected) {
-            json_t *actual = graph_all(context, model);
-            if (actual == NULL || !json_equal(actual, expected))
-                fail_values(file, name, model, expected, actual);
+            size_t count = 0, i;
+            strata_model_t **records = strata_context_all(context, model, &count, &err);
+            json_t *actual;
+            if (records == NULL) {
+                graph_check_failure(file, name, label, step, &err);
+                failed = 1;
+                break;
+            }
+            actual = json_array();
+            for (i = 0; i < count; i++) {
+                json_array_append_new(actual, strata_model_dictionary(records[i], NULL));
+                strata_model_decref(records[i]);
+            }
+            strata_free(records);
+            snprintf(what, sizeof what, "%s: %s", label, model);
+            if (!json_equal(actual, expected))
+                fail_values(file, name, what, expected, actual);
             json_decref(actual);
         }
     } else {
-        fail(file, name, "%s: unknown step", label);
+        char *d = dump(step);
+        fail(file, name, "%s: unknown step %s", label, d);
+        free(d);
+        return context;
+    }
+    if (!failed && expected_errors != NULL) {
+        char *d = dump(expected_errors);
+        fail(file, name, "%s succeeded, expected errors %s", label, d);
+        free(d);
     }
     return context;
 }

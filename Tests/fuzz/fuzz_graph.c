@@ -9,22 +9,33 @@
  * (Post.editors, User.best) and one that deletes its orphans (Album.photos).
  *
  * Input: byte 0 bit 0 puts the context in an SQLite file (then the reopen
- * step closes and opens it); the rest is a list of steps, each an opcode
- * byte and the bytes its input is built from. Every other import goes as
- * text (strata_context_importb: the byte parser, an array element by
- * element), the others as a json_t. After each step:
+ * step closes and opens it; the file is per process, in /dev/shm when it is
+ * there, else /tmp, or STRATA_FUZZ_TMPDIR, and removed after each input);
+ * the rest is a list of steps, each an opcode byte and the bytes its input
+ * is built from. Every other import goes as text (strata_context_importb:
+ * the byte parser, an array element by element), the others as a json_t.
+ * After each step:
  *
  *   - every relationship key names an existing record, lists hold no repeat;
  *   - every inverse holds both ways (a post's author lists the post exactly
  *     once; each post a user lists has that user as author; tags likewise;
  *     a source and its post point at each other);
  *   - strata_context_count equals the length of strata_context_all;
+ *   - the same from the schema document, for any schema (graph_check.h in
+ *     Tests/c, shared with test_graph_kill and test_graph_threads): no two
+ *     records with one key, strata_context_get finds each listed record
+ *     with the same dictionary, no dangling key, every inverse both ways;
  *   - a failed import or delete leaves every record exactly as it was;
  *   - a reopened file holds exactly what the context held before closing.
  *
  * A broken invariant prints what broke and aborts (libFuzzer's crash).
+ * With STRATA_FUZZ_TRACE set, every step is printed to stderr as it runs
+ * (the operation, its input, its outcome, the graph after it): an input
+ * decoded as a list of operations, for a report.
  */
 #include <strata.h>
+
+#include "../c/graph_check.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -55,7 +66,18 @@ static const char *const models[] = {"User", "Post", "Tag", "Source", "Album", "
 #define MODEL_COUNT 6
 
 static strata_schema_t *schema;
-static char path[64];
+static char path[300];
+static int tracing = -1;
+
+/* With STRATA_FUZZ_TRACE: one line of the step's story, `value` as compact JSON after it. */
+static void trace(const char *what, const json_t *value) {
+    char *text;
+    if (!tracing)
+        return;
+    text = value ? json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    fprintf(stderr, "%s%s%s\n", what, text ? " " : "", text ? text : "");
+    free(text);
+}
 
 static void broken(const char *what, const json_t *detail) {
     char *text = detail ? json_dumps(detail, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -246,7 +268,7 @@ static void check_invariants(json_t *all) {
 
 static void remove_files(void) {
     const char *suffixes[] = {"", "-wal", "-shm"};
-    char name[80];
+    char name[sizeof path + 8];
     int i;
     for (i = 0; i < 3; i++) {
         snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
@@ -260,7 +282,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     unsigned steps = 0;
     strata_context_t *context;
     strata_error_t err;
-    json_t *before;
+    json_t *before, *schema_doc = json_loads(schema_text, 0, NULL);
+    char why[GRAPH_WHY_SIZE] = "";
     /* Loaded for each input: a schema kept across inputs would be reported
        by LeakSanitizer at exit (it cannot follow Swift's tagged enum boxes). */
     schema = strata_schema_loadb(schema_text, sizeof schema_text - 1, &err);
@@ -268,8 +291,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr, "fuzz_graph: the schema does not load: %s\n", err.message);
         abort();
     }
-    snprintf(path, sizeof path, "/tmp/strata-fuzz-graph-%ld.db", (long)getpid());
+    if (path[0] == 0) {
+        /* a per-process file, in memory when the machine has /dev/shm (each
+           commit's fdatasync on a disk made most of the time of a run) */
+        const char *folder = getenv("STRATA_FUZZ_TMPDIR");
+        if (folder == NULL)
+            folder = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        snprintf(path, sizeof path, "%s/strata-fuzz-graph-%ld.db", folder, (long)getpid());
+        /* libFuzzer's -max_total_time ends the process in the middle of an input */
+        atexit(remove_files);
+    }
+    if (tracing < 0)
+        tracing = getenv("STRATA_FUZZ_TRACE") != NULL;
     file = (int)(next(&in) & 1);
+    trace(file ? "open a context on an SQLite file" : "open a context in memory", NULL);
     if (file)
         remove_files();
     context = strata_context_open(schema, file ? path : NULL, &err);
@@ -280,6 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         unsigned op = next(&in) % 8, n, i;
         json_t *data_value = NULL, *options = NULL, *after;
         int failed = 0;
+        char line[200];
         switch (op) {
         case 0:
         case 1: /* posts */
@@ -315,7 +351,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const char *model = models[b % MODEL_COUNT];
             json_t *key = (b % MODEL_COUNT) == 2 ? tag_name(b >> 3) : json_integer((b >> 3) & 7);
             strata_model_t *record = strata_context_get(context, model, key, &err);
+            snprintf(line, sizeof line, "step %u: delete %s", steps, model);
+            trace(line, key);
             json_decref(key);
+            trace(record != NULL ? "  -> deleted" : "  -> no such record", NULL);
             if (record != NULL) {
                 if (strata_context_delete(context, record, &err) != 0)
                     broken("a delete of an existing record failed", NULL);
@@ -333,6 +372,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             options = json_pack("{s:{s:s}}", "delete_orphans", "model", "Post");
             break;
         case 6: /* reopen */
+            snprintf(line, sizeof line, "step %u: %s", steps,
+                     file ? "close and reopen the file" : "reopen (in memory: nothing)");
+            trace(line, NULL);
             if (file) {
                 strata_context_close(context);
                 strata_context_decref(context);
@@ -354,6 +396,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             json_t *report = NULL;
             const char *model = op == 2 ? "User" : op == 3 ? "Album" : "Post";
             strata_model_t **records;
+            snprintf(line, sizeof line, "step %u: import %s%s as %s:", steps, model,
+                     options ? " (delete_orphans: Post)" : "", (steps & 1) ? "text" : "a json_t");
+            trace(line, data_value);
             if (steps & 1) { /* as text: the byte parser, element by element for an array */
                 char *text = json_dumps(data_value, JSON_COMPACT | JSON_ENCODE_ANY);
                 records = strata_context_importb(context, model, text, strlen(text), options, NULL, NULL, &count,
@@ -364,9 +409,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
             if (records == NULL) {
                 failed = 1;
+                if (tracing)
+                    fprintf(stderr, "  -> failed: %s at %s: %s\n", err.code_name, err.path, err.message);
                 if (err.code == STRATA_OK)
                     broken("an import failed without an error", data_value);
             } else {
+                trace("  -> imported; report:", report);
                 for (i = 0; i < count; i++)
                     strata_model_decref(records[i]);
                 strata_free(records);
@@ -374,9 +422,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
         after = snapshot(context);
+        trace("  graph:", after);
         if (failed && !json_equal(after, before))
             broken("a failed import changed the graph", data_value);
         check_invariants(after);
+        if (graph_check(context, schema_doc, after, why) != 0)
+            broken(why, NULL);
         json_decref(before);
         before = after;
         json_decref(data_value);
@@ -387,6 +438,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     strata_context_decref(context);
     strata_schema_decref(schema);
     schema = NULL;
+    json_decref(schema_doc);
     if (file)
         remove_files();
     return 0;
