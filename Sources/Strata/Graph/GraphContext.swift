@@ -485,6 +485,7 @@ extension GraphContext {
         let store = WantStore()
         let top = store.make()
         top.insert(keys[...], records, store)
+        store.sealAll()
         parsed = withExtendedLifetime(store) { PrunedParser.parse(bytes, .object(PlanRef(plan: top))) }
       }
     }

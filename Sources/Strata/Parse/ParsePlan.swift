@@ -30,6 +30,11 @@ final class WantStore {
     all.append(want)
     return want
   }
+
+  /// Seals every want made so far (their lookup form; see `ObjectWant.seal`).
+  func sealAll() {
+    for want in all where !want.sealed { want.seal() }
+  }
 }
 
 /// The keys of an object that a model reads, and how much of each value.
@@ -40,22 +45,59 @@ final class ObjectWant: @unchecked Sendable {
   var keys: [[UInt8]] = []
   var wants: [Want] = []
 
-  /// The part of the value at `key` to build, or nil to skip it.
-  @inline(__always) func want(_ key: UnsafeBufferPointer<UInt8>) -> Want? {
-    for position in 0..<keys.count where keys[position].count == key.count {
-      let matches = keys[position].withUnsafeBufferPointer { stored in
-        Self.same(stored, key)
-      }
-      if matches { return wants[position] }
+  /// The lookup form of `keys`, made by `seal()` once the plan is complete:
+  /// each key's length and first bytes packed in one word, its bytes in
+  /// `flat` from `starts[i]`.
+  private var signatures: ContiguousArray<UInt64> = []
+  private var starts: ContiguousArray<Int> = []
+  private var flat: ContiguousArray<UInt8> = []
+  private var sealedWants: ContiguousArray<Want> = []
+  private(set) var sealed = false
+
+  /// Builds the lookup form (once; plans are shared by threads only after).
+  func seal() {
+    if sealed { return }
+    sealed = true
+    for (position, key) in keys.enumerated() {
+      key.withUnsafeBufferPointer { signatures.append(Self.signature($0)) }
+      starts.append(flat.count)
+      flat.append(contentsOf: key)
+      sealedWants.append(wants[position])
     }
-    return keepAll ? .all : nil
   }
 
-  /// True when two byte strings of the same length are equal.
-  @inline(__always) static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool
-  {
-    guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == b.count }
-    return memcmp(left, right, a.count) == 0
+  /// A key's length and its first four bytes in one word.
+  @inline(__always) static func signature(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var word = UInt64(truncatingIfNeeded: key.count) << 32
+    let count = min(key.count, 4)
+    var shift: UInt64 = 0
+    for index in 0..<count {
+      word |= UInt64(key[index]) << shift
+      shift += 8
+    }
+    return word
+  }
+
+  /// The part of the value at `key` to build, or nil to skip it.
+  @inline(__always) func want(_ key: UnsafeBufferPointer<UInt8>) -> Want? {
+    guard let position = find(key) else { return keepAll ? .all : nil }
+    return sealedWants[position]
+  }
+
+  /// The position of `key` among the wanted keys (after `seal()`), or nil.
+  @inline(__always) func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+    let signature = Self.signature(key)
+    return signatures.withUnsafeBufferPointer { packed -> Int? in
+      for position in 0..<packed.count where packed[position] == signature {
+        if key.count <= 4 { return position }
+        let same = flat.withUnsafeBufferPointer { bytes -> Bool in
+          guard let left = bytes.baseAddress, let right = key.baseAddress else { return false }
+          return memcmp(left + starts[position] + 4, right + 4, key.count - 4) == 0
+        }
+        if same { return position }
+      }
+      return nil
+    }
   }
 
   /// Adds the key path `keys` with `want` for the value at its end.
@@ -130,6 +172,7 @@ package final class ParsePlans: @unchecked Sendable {
     var builder = PlanBuilder(schema: schema, memo: plans, store: store)
     let plan = builder.model(type.index)
     plans = builder.memo
+    store.sealAll()
     return plan
   }
 }

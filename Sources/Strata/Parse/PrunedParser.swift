@@ -16,27 +16,28 @@ import Glibc
 /// near jansson's limit), `parse` returns nil and the caller falls back to
 /// jansson's own parser, which then gives the exact DOM answer and error.
 struct PrunedParser {
-  private let base: UnsafePointer<UInt8>
-  private let end: Int
-  private var position = 0
-  private var depth = 0
+  let base: UnsafePointer<UInt8>
+  let end: Int
+  var position = 0
+  var depth = 0
   /// Set on anything the fast path does not take: the caller falls back.
-  private var failed = false
-  /// Scratch space for decoded strings.
+  var failed = false
+  /// Scratch space for strings with escapes (decoded).
   private var scratch: [UInt8] = []
   /// Where the last decoded string lies in the input when it had no escapes
-  /// (its bytes are then the input's own), or nil.
+  /// (its bytes are then the input's own, and `scratch` is not filled), or
+  /// nil when it had escapes (its decoded bytes are in `scratch`).
   private var rawString: Range<Int>? = nil
   /// The open brackets of a value being skipped (reused).
   private var skipStack: [UInt8] = []
 
   /// The lowest stack address the recursion may reach on this thread:
   /// nearer than that, the text goes to jansson.
-  private let stackLimit = StackGuard.limit()
+  let stackLimit = StackGuard.limit()
   /// Nesting past this goes to jansson (its own limit is 2048).
   static let depthLimit = 2000
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
     // parse() only makes a parser for a non-empty buffer, which has a base address
     base = bytes.baseAddress ?? UnsafePointer(bitPattern: 8).unsafelyUnwrapped
     end = bytes.baseAddress == nil ? 0 : bytes.count
@@ -102,14 +103,14 @@ struct PrunedParser {
 
   @inline(__always) private func byte(_ offset: Int) -> UInt8 { base[offset] }
 
-  @inline(__always) private mutating func skipSpace() {
+  @inline(__always) mutating func skipSpace() {
     while position < end {
       let c = base[position]
       if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { position += 1 } else { return }
     }
   }
 
-  @inline(__always) private mutating func fail() -> JPtr? {
+  @inline(__always) mutating func fail() -> JPtr? {
     failed = true
     return nil
   }
@@ -117,7 +118,7 @@ struct PrunedParser {
   // MARK: values
 
   /// Builds the value at `position` as `want` says; nil on failure.
-  private mutating func value(_ want: Want) -> JPtr? {
+  mutating func value(_ want: Want) -> JPtr? {
     guard position < end else { return fail() }
     switch want {
     case .all: return whole()
@@ -142,8 +143,8 @@ struct PrunedParser {
     case UInt8(ascii: "["): return array(.all)
     case UInt8(ascii: "\""):
       guard decodeString() else { return fail() }
-      return scratch.withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { chars in
+      return withString { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { chars in
           JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
         }
       }
@@ -168,32 +169,24 @@ struct PrunedParser {
       return out
     }
     while true {
-      guard position < end, base[position] == UInt8(ascii: "\""), decodeString() else {
+      guard let key = memberKeyAndColon() else {
         json_decref(out)
         return fail()
       }
-      // jansson refuses NUL in object keys
-      if scratch.contains(0) {
-        json_decref(out)
-        return fail()
+      let want: Want?
+      if let raw = key {
+        want = wantOf(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count))
+      } else {
+        want = scratch.withUnsafeBufferPointer { wantOf($0) }
       }
-      skipSpace()
-      guard position < end, base[position] == UInt8(ascii: ":") else {
-        json_decref(out)
-        return fail()
-      }
-      position += 1
-      skipSpace()
-      let want = scratch.withUnsafeBufferPointer { wantOf($0) }
       if let want {
         // the key: the input's own bytes, or a copy of the decoded ones
-        let raw = rawString
-        let decoded: [UInt8] = raw == nil ? scratch : []
+        let decoded: [UInt8] = key == nil ? scratch : []
         guard let member = value(want) else {
           json_decref(out)
           return fail()
         }
-        if let raw {
+        if let raw = key {
           JValue.setMember(out, UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count), member)
         } else {
           decoded.withUnsafeBufferPointer { JValue.setMember(out, $0, member) }
@@ -219,6 +212,21 @@ struct PrunedParser {
       json_decref(out)
       return fail()
     }
+  }
+
+  /// Reads a member's key, the colon and the space after it. The key is
+  /// `.some(range)` of the input when it had no escapes, `.some(nil)` when its
+  /// decoded bytes are in `scratch`; nil on anything wrong (jansson also
+  /// refuses NUL in keys).
+  mutating func memberKeyAndColon() -> Range<Int>?? {
+    guard position < end, base[position] == UInt8(ascii: "\""), decodeString() else { return nil }
+    let key = rawString
+    if key == nil && scratch.contains(0) { return nil }
+    skipSpace()
+    guard position < end, base[position] == UInt8(ascii: ":") else { return nil }
+    position += 1
+    skipSpace()
+    return .some(key)
   }
 
   /// An array, every element built as `want`.
@@ -269,7 +277,7 @@ struct PrunedParser {
   // MARK: skipping
 
   /// Skips one value, checking it as jansson would; false on anything wrong.
-  private mutating func skip() -> Bool {
+  mutating func skip() -> Bool {
     var nesting = 0
     // Brackets seen, to check that each closes its own kind.
     var stack = skipStack
@@ -299,7 +307,7 @@ struct PrunedParser {
         if c == UInt8(ascii: "{") && !memberKey() { return false }
         continue
       case UInt8(ascii: "\""):
-        guard skipString() else { return false }
+        guard skipString(key: false) else { return false }
       case UInt8(ascii: "t"): guard literal("true") else { return false }
       case UInt8(ascii: "f"): guard literal("false") else { return false }
       case UInt8(ascii: "n"): guard literal("null") else { return false }
@@ -335,7 +343,7 @@ struct PrunedParser {
   /// A member's key and colon inside a skipped object.
   private mutating func memberKey() -> Bool {
     skipSpace()
-    guard position < end, base[position] == UInt8(ascii: "\""), decodeString(), !scratch.contains(0) else {
+    guard position < end, base[position] == UInt8(ascii: "\""), skipString(key: true) else {
       return false
     }
     skipSpace()
@@ -344,44 +352,128 @@ struct PrunedParser {
     return true
   }
 
-  /// Skips a string: plain ASCII fast, escapes and UTF-8 checked.
-  private mutating func skipString() -> Bool {
+  /// Skips a string, checking it as `decodeString` does without decoding
+  /// it: plain runs eight bytes at a time, escapes and UTF-8 checked. With
+  /// `key`, an escaped NUL (`\u0000`) is refused, as jansson refuses it in keys.
+  private mutating func skipString(key: Bool) -> Bool {
     var index = position + 1
-    while index < end {
+    while true {
+      index = plainRun(index)
+      guard index < end else { return false }
       let c = base[index]
       if c == UInt8(ascii: "\"") {
-        position = index + 1
-        return true
-      }
-      if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 {
-        // the careful path from the start of the string
-        return decodeString()
-      }
-      index += 1
-    }
-    return false
-  }
-
-  // MARK: strings
-
-  /// Decodes the string at `position` into `scratch` (UTF-8, escapes
-  /// resolved, checked as jansson checks); false on anything wrong.
-  private mutating func decodeString() -> Bool {
-    scratch.removeAll(keepingCapacity: true)
-    var index = position + 1
-    var runStart = index
-    var escaped = false
-    while index < end {
-      let c = base[index]
-      if c == UInt8(ascii: "\"") {
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-        rawString = escaped ? nil : (position + 1)..<index
         position = index + 1
         return true
       }
       if c < 0x20 { return false }
       if c == UInt8(ascii: "\\") {
-        escaped = true
+        guard let next = skipEscape(index, key: key) else { return false }
+        index = next
+        continue
+      }
+      guard let length = utf8Length(index) else { return false }
+      index += length
+    }
+  }
+
+  /// Checks the escape at `at` (a backslash); the index after it, or nil.
+  private func skipEscape(_ at: Int, key: Bool) -> Int? {
+    guard at + 1 < end else { return nil }
+    switch base[at + 1] {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+      return at + 2
+    case UInt8(ascii: "u"):
+      guard let scalar = hex4(at + 2) else { return nil }
+      if scalar >= 0xD800 && scalar <= 0xDBFF {
+        guard at + 12 <= end, base[at + 6] == UInt8(ascii: "\\"), base[at + 7] == UInt8(ascii: "u"),
+          let low = hex4(at + 8), low >= 0xDC00 && low <= 0xDFFF
+        else { return nil }
+        return at + 12
+      }
+      if scalar >= 0xDC00 && scalar <= 0xDFFF { return nil }
+      if key && scalar == 0 { return nil }
+      return at + 6
+    default: return nil
+    }
+  }
+
+  /// The index of the first byte at or after `from` that ends a plain run of
+  /// a string (`"`, a backslash, a control character or a non-ASCII byte),
+  /// or `end`. Eight bytes at a time.
+  @inline(__always) private func plainRun(_ from: Int) -> Int {
+    var index = from
+    while index + 8 <= end {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      let mask = Self.specialBytes(word)
+      if mask != 0 { return index + mask.trailingZeroBitCount >> 3 }
+      index += 8
+    }
+    while index < end {
+      let c = base[index]
+      if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return index }
+      index += 1
+    }
+    return end
+  }
+
+  /// The high bit of each byte of `word` that is `"`, a backslash, below 0x20
+  /// or above 0x7F. Bytes above the first flagged one may be flagged wrongly
+  /// (borrows); the lowest flagged byte is always right.
+  @inline(__always) static func specialBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let hasQuote = (quote &- ones) & ~quote
+    let hasBackslash = (backslash &- ones) & ~backslash
+    let hasControl = (word &- ones &* 0x20) & ~word
+    return (hasQuote | hasBackslash | hasControl | word) & high
+  }
+
+  // MARK: strings
+
+  /// Reads the string at `position`, checked as jansson checks it (UTF-8,
+  /// escapes); false on anything wrong. Without escapes its bytes are the
+  /// input's own (`rawString`); with escapes they are decoded into `scratch`.
+  mutating func decodeString() -> Bool {
+    let start = position + 1
+    var index = start
+    while true {
+      index = plainRun(index)
+      guard index < end else { return false }
+      let c = base[index]
+      if c == UInt8(ascii: "\"") {
+        rawString = start..<index
+        position = index + 1
+        return true
+      }
+      if c < 0x20 { return false }
+      if c == UInt8(ascii: "\\") { return decodeEscaped(from: start, escape: index) }
+      guard let length = utf8Length(index) else { return false }
+      index += length
+    }
+  }
+
+  /// The rest of `decodeString` once the first escape (at `escape`) is met:
+  /// the string is decoded into `scratch`.
+  private mutating func decodeEscaped(from start: Int, escape: Int) -> Bool {
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: escape - start))
+    var index = escape
+    var runStart = index
+    while true {
+      index = plainRun(index)
+      guard index < end else { return false }
+      let c = base[index]
+      if c == UInt8(ascii: "\"") {
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+        rawString = nil
+        position = index + 1
+        return true
+      }
+      if c < 0x20 { return false }
+      if c == UInt8(ascii: "\\") {
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
         guard index + 1 < end else { return false }
         let e = base[index + 1]
@@ -411,14 +503,15 @@ struct PrunedParser {
         runStart = index
         continue
       }
-      if c >= 0x80 {
-        guard let length = utf8Length(index) else { return false }
-        index += length
-        continue
-      }
-      index += 1
+      guard let length = utf8Length(index) else { return false }
+      index += length
     }
-    return false
+  }
+
+  /// Calls `body` with the bytes of the string `decodeString` last read.
+  @inline(__always) func withString<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let raw = rawString { return body(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count)) }
+    return scratch.withUnsafeBufferPointer(body)
   }
 
   @inline(__always) private func hex4(_ at: Int) -> UInt32? {
