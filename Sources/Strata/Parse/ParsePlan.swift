@@ -46,24 +46,44 @@ final class ObjectWant: @unchecked Sendable {
   var wants: [Want] = []
 
   /// The lookup form of `keys`, made by `seal()` once the plan is complete:
-  /// each key's length and first bytes packed in one word, its bytes in
-  /// `flat` from `starts[i]`.
-  private var signatures: ContiguousArray<UInt64> = []
-  private var starts: ContiguousArray<Int> = []
-  private var flat: ContiguousArray<UInt8> = []
+  /// each key's length and first four bytes packed in one word
+  /// (`signatures`), its bytes in `flat` from `starts[i]`. Plain memory, so
+  /// that a lookup retains nothing.
+  private var signatures = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+  private var starts = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+  private var flat = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+  private var count = 0
   private var sealedWants: ContiguousArray<Want> = []
   private(set) var sealed = false
+
+  deinit {
+    signatures.deallocate()
+    starts.deallocate()
+    flat.deallocate()
+  }
 
   /// Builds the lookup form (once; plans are shared by threads only after).
   func seal() {
     if sealed { return }
     sealed = true
+    let total = keys.reduce(0) { $0 + $1.count }
+    signatures.deallocate()
+    starts.deallocate()
+    flat.deallocate()
+    signatures = .allocate(capacity: max(keys.count, 1))
+    starts = .allocate(capacity: max(keys.count, 1))
+    flat = .allocate(capacity: max(total, 1))
+    var offset = 0
     for (position, key) in keys.enumerated() {
-      key.withUnsafeBufferPointer { signatures.append(Self.signature($0)) }
-      starts.append(flat.count)
-      flat.append(contentsOf: key)
+      key.withUnsafeBufferPointer { bytes in
+        signatures[position] = Self.signature(bytes)
+        if let source = bytes.baseAddress { (flat + offset).update(from: source, count: bytes.count) }
+      }
+      starts[position] = offset
+      offset += key.count
       sealedWants.append(wants[position])
     }
+    count = keys.count
   }
 
   /// A key's length and its first four bytes in one word.
@@ -87,17 +107,12 @@ final class ObjectWant: @unchecked Sendable {
   /// The position of `key` among the wanted keys (after `seal()`), or nil.
   @inline(__always) func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
     let signature = Self.signature(key)
-    return signatures.withUnsafeBufferPointer { packed -> Int? in
-      for position in 0..<packed.count where packed[position] == signature {
-        if key.count <= 4 { return position }
-        let same = flat.withUnsafeBufferPointer { bytes -> Bool in
-          guard let left = bytes.baseAddress, let right = key.baseAddress else { return false }
-          return memcmp(left + starts[position] + 4, right + 4, key.count - 4) == 0
-        }
-        if same { return position }
-      }
-      return nil
+    for position in 0..<count where signatures[position] == signature {
+      if key.count <= 4 { return position }
+      guard let right = key.baseAddress else { return nil }
+      if memcmp(flat + starts[position] + 4, right + 4, key.count - 4) == 0 { return position }
     }
+    return nil
   }
 
   /// Adds the key path `keys` with `want` for the value at its end.
@@ -158,6 +173,8 @@ extension Want {
 package final class ParsePlans: @unchecked Sendable {
   private var mutex = pthread_mutex_t()
   private var plans: [Int: ObjectWant] = [:]
+  /// The direct plans of every model (by model index), made on first use.
+  private var directs: ContiguousArray<DirectPlan?>? = nil
   /// Owns every object want of these plans.
   private let store = WantStore()
 
@@ -174,6 +191,26 @@ package final class ParsePlans: @unchecked Sendable {
     plans = builder.memo
     store.sealAll()
     return plan
+  }
+
+  /// The direct plan of every model of `schema`, by model index (nil for
+  /// models mapped from a jansson object; see `DirectPlan`).
+  func directPlans(in schema: Schema) -> ContiguousArray<DirectPlan?> {
+    pthread_mutex_lock(&mutex)
+    if let directs {
+      pthread_mutex_unlock(&mutex)
+      return directs
+    }
+    pthread_mutex_unlock(&mutex)
+    var wants: [ObjectWant] = []
+    for type in schema.models { wants.append(plan(type, in: schema)) }
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    if let directs { return directs }
+    var made = ContiguousArray<DirectPlan?>()
+    for (index, type) in schema.models.enumerated() { made.append(DirectPlan.make(type, want: wants[index])) }
+    directs = made
+    return made
   }
 }
 

@@ -510,7 +510,9 @@ struct PrunedParser {
 
   /// Calls `body` with the bytes of the string `decodeString` last read.
   @inline(__always) func withString<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if let raw = rawString { return body(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count)) }
+    if let raw = rawString {
+      return body(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count))
+    }
     return scratch.withUnsafeBufferPointer(body)
   }
 

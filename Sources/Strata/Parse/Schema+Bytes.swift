@@ -1,7 +1,9 @@
 import CJansson
 
-/// Bytes straight to models: JSON text parsed by `PrunedParser` (only what
-/// the model reads is built), then mapped as the DOM path maps.
+/// Bytes straight to models: read by `DirectReader` into model storage;
+/// when that gives up (any error), parsed by `PrunedParser` (only what the
+/// model reads is built) and mapped as the DOM path maps, which reports
+/// every error.
 extension Schema {
   /// Maps UTF-8 JSON text onto a new model named `model`. `pruned: false`
   /// takes the DOM path (jansson parses everything), for tests.
@@ -13,6 +15,7 @@ extension Schema {
     case .success(let found): type = found
     case .failure(let error): return .failure(error)
     }
+    if pruned, let object = DirectReader.one(bytes, type, in: self) { return .success(object) }
     if pruned, let value = PrunedParser.parse(bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))))
     {
       defer { json_decref(value) }
@@ -35,6 +38,7 @@ extension Schema {
     case .success(let found): type = found
     case .failure(let error): return .failure(error)
     }
+    if pruned, let objects = DirectReader.many(bytes, type, in: self) { return .success(objects) }
     if pruned,
       let value = PrunedParser.parse(
         bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))))

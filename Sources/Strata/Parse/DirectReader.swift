@@ -1,0 +1,279 @@
+import CJansson
+
+/// Reads JSON text straight into model storage: the objects of models with a
+/// `DirectPlan` become `ModelObject`s as they are read, each property's slot
+/// filled from its value, with no jansson object for the model and no key
+/// lookups afterwards. Leaves are still the jansson values the mapper keeps
+/// (built by `PrunedParser`, mapped by `Mapper.propertyValue`), and
+/// everything the plan does not read directly goes through the ordinary
+/// `Mapper`, so a successful read gives exactly the models the DOM path gives.
+///
+/// The reader gives up on the first error of any kind (invalid text, a value
+/// the mapper refuses, a missing required key): the caller then maps the
+/// text again on the path that collects every error (`PrunedParser` and the
+/// `Mapper`, or jansson), so the errors reported are the DOM path's.
+struct DirectReader {
+  private var parser: PrunedParser
+  private var mapper: Mapper
+  private let schema: Schema
+  /// The direct plan of each model, by index.
+  private let plans: ContiguousArray<DirectPlan?>
+  /// An empty object, for generic properties of an object that had none of their keys.
+  private var empty: JPtr? = nil
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema) {
+    parser = PrunedParser(bytes)
+    mapper = Mapper(schema: schema, mode: .json)
+    self.schema = schema
+    plans = schema.parsePlans.directPlans(in: schema)
+  }
+
+  /// The models of a text that is one object of `type`, or nil to map it
+  /// on the error-collecting path.
+  static func one(_ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema) -> ModelObject? {
+    guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
+    var reader = DirectReader(bytes, schema)
+    defer { reader.finish() }
+    reader.parser.skipSpace()
+    guard let object = reader.root(type) else { return nil }
+    reader.parser.skipSpace()
+    guard reader.parser.position == reader.parser.end, !reader.parser.failed else { return nil }
+    return object
+  }
+
+  /// The models of a text that is one array of `type` objects, or nil to
+  /// map it on the error-collecting path.
+  static func many(_ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema)
+    -> [ModelObject]?
+  {
+    guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
+    var reader = DirectReader(bytes, schema)
+    defer { reader.finish() }
+    return reader.rootArray(type)
+  }
+
+  private mutating func finish() {
+    if let empty { JValue.release(empty) }
+    empty = nil
+  }
+
+  // MARK: roots
+
+  private mutating func rootArray(_ type: ModelType) -> [ModelObject]? {
+    parser.skipSpace()
+    guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
+    parser.depth += 1
+    parser.position += 1
+    parser.skipSpace()
+    var out: [ModelObject] = []
+    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
+      parser.position += 1
+    } else {
+      while true {
+        guard let object = root(type) else { return nil }
+        out.append(object)
+        parser.skipSpace()
+        guard parser.position < parser.end else { return nil }
+        if parser.base[parser.position] == UInt8(ascii: ",") {
+          parser.position += 1
+          parser.skipSpace()
+          continue
+        }
+        guard parser.base[parser.position] == UInt8(ascii: "]") else { return nil }
+        parser.position += 1
+        break
+      }
+    }
+    parser.skipSpace()
+    guard parser.position == parser.end, !parser.failed else { return nil }
+    return out
+  }
+
+  /// One top-level object: read directly, or built as its parse plan says
+  /// and mapped by the mapper (class clusters, kept keys, ...).
+  private mutating func root(_ type: ModelType) -> ModelObject? {
+    guard parser.position < parser.end else { return nil }
+    if parser.base[parser.position] == UInt8(ascii: "{"), type.index < plans.count,
+      let plan = plans[type.index]
+    {
+      return object(plan)
+    }
+    let want = Want.object(PlanRef(plan: schema.parsePlans.plan(type, in: schema)))
+    guard let value = parser.value(want), !parser.failed else { return nil }
+    defer { JValue.release(value) }
+    guard let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty else { return nil }
+    return object
+  }
+
+  // MARK: objects
+
+  /// The object at `position` read as `plan`'s model; nil on any error.
+  private mutating func object(_ plan: DirectPlan) -> ModelObject? {
+    let type = plan.type
+    // as Mapper.model: one level of the mapper's nesting per model
+    guard mapper.canDescend() else { return nil }
+    mapper.depth += 1
+    defer { mapper.depth -= 1 }
+    parser.depth += 1
+    defer { parser.depth -= 1 }
+    guard parser.depth < PrunedParser.depthLimit, StackGuard.hasRoom(parser.stackLimit) else { return nil }
+    var slots = ContiguousArray<Slot>(repeating: .absent, count: type.properties.count)
+    var collected: JPtr? = nil
+    var complete = false
+    defer {
+      if !complete { for slot in slots { slot.release() } }
+      if let collected { JValue.release(collected) }
+    }
+    parser.position += 1
+    parser.skipSpace()
+    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "}") {
+      parser.position += 1
+    } else {
+      while true {
+        guard let key = parser.memberKeyAndColon() else { return nil }
+        let found: Int?
+        var decoded: [UInt8] = []
+        if let raw = key {
+          found = plan.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+        } else {
+          decoded = parser.withString { Array($0) }
+          found = decoded.withUnsafeBufferPointer { plan.want.find($0) }
+        }
+        if let found, found < plan.entries.count {
+          switch plan.entries[found] {
+          case .property(let index, let shape, let want):
+            guard let slot = property(plan, index, shape, want) else { return nil }
+            slots[index].release()
+            slots[index] = slot
+          case .collect(let want):
+            guard let value = parser.value(want), !parser.failed else { return nil }
+            let into = collected ?? json_object()
+            guard let into else {
+              JValue.release(value)
+              return nil
+            }
+            collected = into
+            if let raw = key {
+              JValue.setMember(
+                into, UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count), value)
+            } else {
+              decoded.withUnsafeBufferPointer { JValue.setMember(into, $0, value) }
+            }
+          }
+        } else if !parser.skip() {
+          return nil
+        }
+        parser.skipSpace()
+        guard parser.position < parser.end else { return nil }
+        if parser.base[parser.position] == UInt8(ascii: ",") {
+          parser.position += 1
+          parser.skipSpace()
+          continue
+        }
+        guard parser.base[parser.position] == UInt8(ascii: "}") else { return nil }
+        parser.position += 1
+        break
+      }
+    }
+    if !plan.generic.isEmpty {
+      guard let members = collected ?? emptyObject() else { return nil }
+      let unmanaged = Unmanaged.passUnretained(type)
+      for index in plan.generic {
+        slots[index] = mapper.property(members, type, index, unmanaged)
+      }
+    }
+    for index in plan.direct where !slots[index].isPresent {
+      slots[index] = mapper.missing(
+        type.properties[index], Mapper.Owner(model: type, property: index), extra: [])
+    }
+    guard mapper.errors.isEmpty else { return nil }
+    complete = true
+    return ModelObject(schema: schema, type: type, slots: slots, unknown: nil)
+  }
+
+  private mutating func emptyObject() -> JPtr? {
+    if empty == nil { empty = json_object() }
+    return empty
+  }
+
+  /// The slot of property `index` of `plan`'s model from the value at `position`; nil on any error.
+  private mutating func property(_ plan: DirectPlan, _ index: Int, _ shape: DirectPlan.Shape, _ want: Want)
+    -> Slot?
+  {
+    guard parser.position < parser.end else { return nil }
+    let start = parser.position
+    switch shape {
+    case .model(let model):
+      if parser.base[start] == UInt8(ascii: "{"), model < plans.count, let nested = plans[model] {
+        return object(nested).map { .model($0) }
+      }
+    case .models(let model):
+      if parser.base[start] == UInt8(ascii: "["), model < plans.count, let nested = plans[model] {
+        switch list(nested) {
+        case .read(let slot): return slot
+        case .failed: return nil
+        case .other: parser.position = start
+        }
+      }
+    case .value: break
+    }
+    guard let value = parser.value(want), !parser.failed else { return nil }
+    defer { JValue.release(value) }
+    guard index < plan.types.count else { return nil }
+    let slot = mapper.propertyValue(
+      value, plan.types[index], Mapper.Owner(model: plan.type, property: index), plan.rules[index])
+    guard mapper.errors.isEmpty else {
+      slot.release()
+      return nil
+    }
+    return slot
+  }
+
+  /// What reading an array of models directly gave.
+  private enum ListOutcome {
+    case read(Slot)
+    /// An error: give up.
+    case failed
+    /// An element that is not an object: read the array the ordinary way.
+    case other
+  }
+
+  /// An array of `plan`'s model, every element an object.
+  private mutating func list(_ plan: DirectPlan) -> ListOutcome {
+    // as Mapper.slot for arrays: one level of the mapper's nesting
+    guard mapper.canDescend() else { return .failed }
+    mapper.depth += 1
+    defer { mapper.depth -= 1 }
+    parser.depth += 1
+    defer { parser.depth -= 1 }
+    guard parser.depth < PrunedParser.depthLimit else { return .failed }
+    parser.position += 1
+    parser.skipSpace()
+    var out = ContiguousArray<Slot>()
+    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
+      parser.position += 1
+      return .read(.array(out))
+    }
+    while true {
+      guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "{") else {
+        for slot in out { slot.release() }
+        return .other
+      }
+      guard let object = object(plan) else {
+        for slot in out { slot.release() }
+        return .failed
+      }
+      out.append(.model(object))
+      parser.skipSpace()
+      guard parser.position < parser.end else { return .failed }
+      if parser.base[parser.position] == UInt8(ascii: ",") {
+        parser.position += 1
+        parser.skipSpace()
+        continue
+      }
+      guard parser.base[parser.position] == UInt8(ascii: "]") else { return .failed }
+      parser.position += 1
+      return .read(.array(out))
+    }
+  }
+}
