@@ -53,6 +53,11 @@ final class ObjectWant: @unchecked Sendable {
   private var starts = UnsafeMutablePointer<Int>.allocate(capacity: 1)
   private var flat = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
   private var count = 0
+  /// Open addressing over the signatures: slot -> position + 1 (0: empty);
+  /// `shift` keeps the top bits of the hashed signature as the slot.
+  private var table = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+  private var tableMask = 0
+  private var shift: UInt64 = 63
   private var sealedWants: ContiguousArray<Want> = []
   private(set) var sealed = false
 
@@ -60,6 +65,7 @@ final class ObjectWant: @unchecked Sendable {
     signatures.deallocate()
     starts.deallocate()
     flat.deallocate()
+    table.deallocate()
   }
 
   /// Builds the lookup form (once; plans are shared by threads only after).
@@ -84,6 +90,23 @@ final class ObjectWant: @unchecked Sendable {
       sealedWants.append(wants[position])
     }
     count = keys.count
+    var bits: UInt64 = 3
+    while (1 << bits) < keys.count * 4 { bits += 1 }
+    shift = 64 - bits
+    tableMask = (1 << Int(bits)) - 1
+    table.deallocate()
+    table = .allocate(capacity: tableMask + 1)
+    table.initialize(repeating: 0, count: tableMask + 1)
+    for position in 0..<count {
+      var slot = Self.slot(signatures[position], shift)
+      while table[slot] != 0 { slot = (slot + 1) & tableMask }
+      table[slot] = Int32(truncatingIfNeeded: position + 1)
+    }
+  }
+
+  /// The first table slot of a signature.
+  @inline(__always) private static func slot(_ signature: UInt64, _ shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
   /// A key's length and its first four bytes in one word.
@@ -106,13 +129,20 @@ final class ObjectWant: @unchecked Sendable {
 
   /// The position of `key` among the wanted keys (after `seal()`), or nil.
   @inline(__always) func find(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard count > 0 else { return nil }
     let signature = Self.signature(key)
-    for position in 0..<count where signatures[position] == signature {
-      if key.count <= 4 { return position }
-      guard let right = key.baseAddress else { return nil }
-      if memcmp(flat + starts[position] + 4, right + 4, key.count - 4) == 0 { return position }
+    var slot = Self.slot(signature, shift)
+    while true {
+      let entry = Int(table[slot])
+      if entry == 0 { return nil }
+      let position = entry - 1
+      if signatures[position] == signature {
+        if key.count <= 4 { return position }
+        guard let right = key.baseAddress else { return nil }
+        if memcmp(flat + starts[position] + 4, right + 4, key.count - 4) == 0 { return position }
+      }
+      slot = (slot + 1) & tableMask
     }
-    return nil
   }
 
   /// Adds the key path `keys` with `want` for the value at its end.

@@ -28,8 +28,6 @@ struct PrunedParser {
   /// (its bytes are then the input's own, and `scratch` is not filled), or
   /// nil when it had escapes (its decoded bytes are in `scratch`).
   private var rawString: Range<Int>? = nil
-  /// The open brackets of a value being skipped (reused).
-  private var skipStack: [UInt8] = []
 
   /// The lowest stack address the recursion may reach on this thread:
   /// nearer than that, the text goes to jansson.
@@ -278,33 +276,37 @@ struct PrunedParser {
 
   /// Skips one value, checking it as jansson would; false on anything wrong.
   mutating func skip() -> Bool {
-    var nesting = 0
+    guard position < end else { return false }
+    // scalars, the common case, need no bracket stack
+    switch base[position] {
+    case UInt8(ascii: "\""): return skipString(key: false)
+    case UInt8(ascii: "t"): return literal("true")
+    case UInt8(ascii: "f"): return literal("false")
+    case UInt8(ascii: "n"): return literal("null")
+    case UInt8(ascii: "{"), UInt8(ascii: "["): break
+    default: return number(build: false) != nil || !failed
+    }
     // Brackets seen, to check that each closes its own kind.
-    var stack = skipStack
-    skipStack = []
-    stack.removeAll(keepingCapacity: true)
-    defer { skipStack = stack }
+    var stack = BracketStack()
     repeat {
       skipSpace()
       guard position < end else { return false }
       let c = base[position]
       switch c {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
-        nesting += 1
-        guard depth + nesting < Self.depthLimit else { return false }
-        stack.append(c)
+        guard depth + stack.count + 1 < Self.depthLimit else { return false }
+        let isObject = c == UInt8(ascii: "{")
+        stack.push(isObject)
         position += 1
         skipSpace()
         guard position < end else { return false }
-        let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        if base[position] == close {
+        if base[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
           position += 1
-          stack.removeLast()
-          nesting -= 1
-          if !afterValue(&nesting, &stack) { return false }
+          stack.pop()
+          if !afterValue(&stack) { return false }
           continue
         }
-        if c == UInt8(ascii: "{") && !memberKey() { return false }
+        if isObject && !memberKey() { return false }
         continue
       case UInt8(ascii: "\""):
         guard skipString(key: false) else { return false }
@@ -314,28 +316,27 @@ struct PrunedParser {
       default:
         guard number(build: false) != nil || !failed else { return false }
       }
-      if !afterValue(&nesting, &stack) { return false }
-    } while nesting > 0
+      if !afterValue(&stack) { return false }
+    } while stack.count > 0
     return true
   }
 
   /// After a value inside skipped containers: `,` (then the next key in an
   /// object) or the closing brackets. False on anything else.
-  private mutating func afterValue(_ nesting: inout Int, _ stack: inout [UInt8]) -> Bool {
-    while nesting > 0 {
+  private mutating func afterValue(_ stack: inout BracketStack) -> Bool {
+    while stack.count > 0 {
       skipSpace()
-      guard position < end, let open = stack.last else { return false }
+      guard position < end else { return false }
       let c = base[position]
+      let isObject = stack.topIsObject
       if c == UInt8(ascii: ",") {
         position += 1
-        if open == UInt8(ascii: "{") { return memberKey() }
+        if isObject { return memberKey() }
         return true
       }
-      let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-      guard c == close else { return false }
+      guard c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
       position += 1
-      stack.removeLast()
-      nesting -= 1
+      stack.pop()
     }
     return true
   }
@@ -660,5 +661,39 @@ struct PrunedParser {
     let real = strtod(text, nil)
     if real.isInfinite { return fail() }
     return build ? json_real(real) : nil
+  }
+}
+
+/// The open brackets of a value being skipped, innermost last: the first 64
+/// levels as bits of one word (set for an object), deeper ones in an array.
+struct BracketStack {
+  private var bits: UInt64 = 0
+  private var deeper: [Bool] = []
+  /// The number of open brackets.
+  private(set) var count = 0
+
+  /// Opens a bracket: `{` when `object`, else `[`.
+  @inline(__always) mutating func push(_ object: Bool) {
+    if count < 64 {
+      let bit: UInt64 = 1 << UInt64(count)
+      bits = object ? bits | bit : bits & ~bit
+    } else {
+      deeper.append(object)
+    }
+    count += 1
+  }
+
+  /// True when the innermost open bracket is `{` (count > 0).
+  @inline(__always) var topIsObject: Bool {
+    if count > 64 { return deeper.last ?? false }
+    guard count > 0 else { return false }
+    return (bits >> UInt64(count - 1)) & 1 == 1
+  }
+
+  /// Closes the innermost bracket (count > 0).
+  @inline(__always) mutating func pop() {
+    guard count > 0 else { return }
+    count -= 1
+    if count >= 64 { _ = deeper.popLast() }
   }
 }
