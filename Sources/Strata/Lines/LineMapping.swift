@@ -59,6 +59,8 @@ package final class LineMapping {
         line: line)
       return .failure(StrataError([detail]), line: line)
     case .text(let line, let bytes):
+      // Straight into model storage; any error maps the line again below.
+      if let object = DirectReader.one(bytes, type, in: schema) { return .model(object, line: line) }
       let value: JPtr
       // The byte parser builds only what the model reads; it returns nil for
       // anything unusual, and jansson then gives the exact answer.
