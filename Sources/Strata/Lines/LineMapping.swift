@@ -64,8 +64,23 @@ package final class LineMapping {
       let value: JPtr
       // The byte parser builds only what the model reads; it returns nil for
       // anything unusual, and jansson then gives the exact answer.
-      let pruned = PrunedParser.parse(bytes, .object(PlanRef(plan: plan)))
-      switch pruned.map { Result<JPtr, StrataError>.success($0) } ?? JSONText.parse(bytes) {
+      let numbers = NumberMarkers()
+      var pruned = PrunedParser.parse(bytes, .object(PlanRef(plan: plan)), markers: numbers)
+      var mapper = Mapper(schema: schema, mode: .json)
+      mapper.numbers = numbers
+      if let value = pruned {
+        let object = mapper.mapRoot(value, type: type)
+        if numbers.allConsumed {
+          JValue.release(value)
+          if let object, mapper.errors.isEmpty { return .model(object, line: line) }
+          return .failure(Self.numbered(StrataError(mapper.errors), line), line: line)
+        }
+        // a number outside jansson's range anywhere but a scalar: jansson's answer
+        JValue.release(value)
+        pruned = nil
+        mapper = Mapper(schema: schema, mode: .json)
+      }
+      switch pruned.map({ Result<JPtr, StrataError>.success($0) }) ?? JSONText.parse(bytes) {
       case .success(let parsed): value = parsed
       case .failure(let failure):
         // The text is one line: jansson's "line 1" says nothing.
@@ -76,7 +91,6 @@ package final class LineMapping {
         return .failure(Self.numbered(StrataError(details), line), line: line)
       }
       defer { JValue.release(value) }
-      var mapper = Mapper(schema: schema, mode: .json)
       if let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty {
         return .model(object, line: line)
       }

@@ -83,6 +83,17 @@ extension Mapper {
       report(.null, "expected \(typeName(type)), found null", owner)
       return nil
     }
+    var value = value
+    var nearest: JPtr? = nil
+    defer { if let nearest { JValue.release(nearest) } }
+    if let numbers, !type.isJSON, let entry = numbers.consume(value) {
+      guard case .double = type, case .integer(let double) = entry.kind, let real = json_real(double) else {
+        report(.type, outOfRangeMessage(entry, type), owner)
+        return nil
+      }
+      nearest = real
+      value = real
+    }
     guard let rules else { return scalar(value, type, owner, nil) }
     var mapped: JPtr? = nil
     if mode == .json, let enumMap = rules.enumMap {
@@ -105,6 +116,18 @@ extension Mapper {
       return nil
     }
     return result
+  }
+
+  /// The message of a number outside jansson's range read as `type`.
+  func outOfRangeMessage(_ entry: NumberMarkers.Entry, _ type: TypeRef) -> String {
+    let text = entry.text.count > 40 ? String(entry.text.prefix(37)) + "..." : entry.text
+    switch (type, entry.kind) {
+    case (.int, .integer), (.int, .hugeInteger): return "integer outside 64 bits: \(text)"
+    case (.double, _): return "number outside the range of a double: \(text)"
+    case (_, .real):
+      return "expected \(typeName(type)), found a number outside the range of a double: \(text)"
+    default: return "expected \(typeName(type)), found an integer outside 64 bits: \(text)"
+    }
   }
 
   /// A scalar checked against its type: a new reference, or nil after reporting.

@@ -38,6 +38,9 @@ struct Mapper {
   /// here, unmapped, for the import to resolve into records (GraphImport.swift).
   var relations: RelationCollector? = nil
   var depth = 0
+  /// On the byte paths: the stand-ins of numbers outside jansson's range
+  /// (`NumberMarkers`), reported where a scalar reads them.
+  var numbers: NumberMarkers? = nil
   /// The lowest stack address recursion may reach on this thread.
   let stackLimit = StackGuard.limit()
 

@@ -20,10 +20,14 @@ struct DirectReader {
   private let plans: ContiguousArray<DirectPlan?>
   /// An empty object, for generic properties of an object that had none of their keys.
   private var empty: JPtr? = nil
+  /// Numbers outside jansson's range met (see `NumberMarkers`).
+  private let numbers = NumberMarkers()
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
+    parser.markers = numbers
+    mapper.numbers = numbers
     self.schema = schema
     plans = schema.parsePlans.directPlans(in: schema)
   }
@@ -37,7 +41,10 @@ struct DirectReader {
     reader.parser.skipSpace()
     guard let object = reader.root(type) else { return nil }
     reader.parser.skipSpace()
-    guard reader.parser.position == reader.parser.end, !reader.parser.failed else { return nil }
+    guard reader.parser.position == reader.parser.end, !reader.parser.failed, reader.numbers.allConsumed
+    else {
+      return nil
+    }
     return object
   }
 
@@ -49,7 +56,8 @@ struct DirectReader {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
     var reader = DirectReader(bytes, schema)
     defer { reader.finish() }
-    return reader.rootArray(type)
+    guard let objects = reader.rootArray(type), reader.numbers.allConsumed else { return nil }
+    return objects
   }
 
   private mutating func finish() {

@@ -22,6 +22,9 @@ struct PrunedParser {
   var depth = 0
   /// Set on anything the fast path does not take: the caller falls back.
   var failed = false
+  /// Where numbers outside jansson's range are noted (stand-ins built, or
+  /// skipped as valid JSON); nil to fall back on them instead.
+  var markers: NumberMarkers? = nil
   /// Scratch space for strings with escapes (decoded).
   private var scratch: [UInt8] = []
   /// Where the last decoded string lies in the input when it had no escapes
@@ -43,9 +46,13 @@ struct PrunedParser {
   }
 
   /// The pruned value of the whole text (a new reference), or nil to fall back.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ want: Want) -> JPtr? {
+  /// With `markers`, numbers outside jansson's range become stand-ins noted
+  /// there (see `NumberMarkers`) instead of a fallback.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, markers: NumberMarkers? = nil) -> JPtr?
+  {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
     var parser = PrunedParser(bytes)
+    parser.markers = markers
     parser.skipSpace()
     guard let value = parser.value(want) else { return nil }
     parser.skipSpace()
@@ -648,7 +655,7 @@ struct PrunedParser {
         let (scaled, overflow1) = value.multipliedReportingOverflow(by: 10)
         let (next, overflow2) =
           negative ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
-        if overflow1 || overflow2 { return fail() }
+        if overflow1 || overflow2 { return outOfRange(start, index, build: build, integer: true) }
         value = next
         at += 1
       }
@@ -659,8 +666,21 @@ struct PrunedParser {
     var text = [CChar](repeating: 0, count: length + 1)
     for offset in 0..<length { text[offset] = CChar(bitPattern: base[start + offset]) }
     let real = strtod(text, nil)
-    if real.isInfinite { return fail() }
+    if real.isInfinite { return outOfRange(start, index, build: build, integer: false) }
     return build ? json_real(real) : nil
+  }
+
+  /// A number outside jansson's range at `start..<stop`: a stand-in noted in
+  /// `markers` (nil and nothing built when only checking), or a failure
+  /// when there are no markers.
+  private mutating func outOfRange(_ start: Int, _ stop: Int, build: Bool, integer: Bool) -> JPtr? {
+    guard let markers else { return fail() }
+    guard build else { return nil }
+    guard
+      let value = markers.make(
+        UnsafeBufferPointer(start: base + start, count: stop - start), integer: integer)
+    else { return fail() }
+    return value
   }
 }
 

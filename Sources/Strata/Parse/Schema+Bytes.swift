@@ -16,10 +16,21 @@ extension Schema {
     case .failure(let error): return .failure(error)
     }
     if pruned, let object = DirectReader.one(bytes, type, in: self) { return .success(object) }
-    if pruned, let value = PrunedParser.parse(bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))))
-    {
-      defer { json_decref(value) }
-      return mapValue(model, value)
+    if pruned {
+      let numbers = NumberMarkers()
+      if let value = PrunedParser.parse(
+        bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))), markers: numbers)
+      {
+        defer { json_decref(value) }
+        var mapper = Mapper(schema: self, mode: .json)
+        mapper.numbers = numbers
+        let object = mapper.mapRoot(value, type: type)
+        // a number outside jansson's range anywhere but a scalar: jansson's answer
+        if numbers.allConsumed {
+          if let object, mapper.errors.isEmpty { return .success(object) }
+          return .failure(StrataError(mapper.errors))
+        }
+      }
     }
     switch JSONText.parse(bytes) {
     case .success(let value):
@@ -39,12 +50,21 @@ extension Schema {
     case .failure(let error): return .failure(error)
     }
     if pruned, let objects = DirectReader.many(bytes, type, in: self) { return .success(objects) }
-    if pruned,
-      let value = PrunedParser.parse(
-        bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))))
-    {
-      defer { json_decref(value) }
-      return mapValues(model, value)
+    if pruned {
+      let numbers = NumberMarkers()
+      if let value = PrunedParser.parse(
+        bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))), markers: numbers)
+      {
+        defer { json_decref(value) }
+        var mapper = Mapper(schema: self, mode: .json)
+        mapper.numbers = numbers
+        let objects = mapper.mapMany(value, type: type)
+        // a number outside jansson's range anywhere but a scalar: jansson's answer
+        if numbers.allConsumed {
+          if let objects, mapper.errors.isEmpty { return .success(objects) }
+          return .failure(StrataError(mapper.errors))
+        }
+      }
     }
     switch JSONText.parse(bytes) {
     case .success(let value):

@@ -27,6 +27,12 @@ indirect enum TypeRef: Sendable {
     }
   }
 
+  /// True for `json`.
+  var isJSON: Bool {
+    if case .json = self { return true }
+    return false
+  }
+
   /// True for `T?` and `json`, the types that accept null.
   var acceptsNull: Bool {
     switch self {

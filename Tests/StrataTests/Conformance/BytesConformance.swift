@@ -7,7 +7,8 @@ import Testing
 // (Sources/Strata/Parse, what strata_mapb and map(_:parsing:) use) and the
 // DOM path (jansson parses everything). The answers must be equal: the same
 // canonical dictionaries and serialized JSON, or the same errors (paths,
-// codes, owners and messages, in order).
+// codes, owners and messages, in order), except for text jansson refuses for
+// a number outside its range, which the parser reads (numbers.json).
 
 /// Checks that the pruned and DOM byte paths agree on `text`.
 func checkBytePaths(_ schema: Schema, _ model: String, many: Bool, text: String) {
@@ -26,6 +27,14 @@ func checkBytePaths(_ schema: Schema, _ model: String, many: Bool, text: String)
 
 private func compare(_ pruned: Result<[ModelObject], StrataError>, _ dom: Result<[ModelObject], StrataError>)
 {
+  // jansson refuses numbers outside its range; the parser reads them
+  // (Tests/conformance/numbers.json checks what it gives)
+  if case .failure(let error) = dom, error.code == .syntax,
+    let message = error.errors.first?.message,
+    message.contains("too big integer") || message.contains("real number overflow")
+  {
+    return
+  }
   switch (pruned, dom) {
   case (.success(let a), .success(let b)):
     #expect(a.count == b.count, "byte paths: model counts differ")
