@@ -1,4 +1,5 @@
 import CJansson
+import Glibc
 import Testing
 
 @testable import Strata
@@ -270,6 +271,34 @@ struct SyntaxLocatorTests {
       let bytes = Array(token.utf8)
       let decoded = bytes.withUnsafeBufferPointer { SyntaxLocator.decodeKey($0, 0, bytes.count) }
       #expect(decoded == key, "\(token)")
+    }
+  }
+
+  /// A schema file that is not JSON: the pointer into the schema document,
+  /// the file's name, line, column and byte in the message.
+  @Test func schemaFileSyntaxError() throws {
+    var template = Array("/tmp/strata-syntax-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      guard let base = buffer.baseAddress else { return -1 }
+      return mkstemp(base)
+    }
+    try #require(descriptor >= 0)
+    let path = String(
+      decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer { unlink(path) }
+    let text = "{\"strata\": 1,\n \"models\": {\"M\": {\"properties\": {\"a/b\": {\"type\": }}}}}"
+    let written = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    try #require(written == text.utf8.count)
+    do {
+      _ = try Schema(contentsOfFile: path)
+      Issue.record("expected a syntax error")
+    } catch {
+      #expect(error.code == .syntax)
+      #expect(error.errors.first?.path == "/models/M/properties/a~1b/type")
+      #expect(
+        error.errors.first?.message
+          == "invalid JSON in '\(path)' at line 2, column 50 (byte 63): unexpected token near '}'")
     }
   }
 
