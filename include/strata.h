@@ -148,8 +148,10 @@ char *strata_json_dumps(const json_t *json);
 
 /**
  * Parses UTF-8 JSON text of `length` bytes (any value at the top level).
- * Returns a new reference, or NULL with a "syntax" error naming the line and
- * column (or an "argument" error for a NULL buffer).
+ * Returns a new reference, or NULL with a "syntax" error whose path is the
+ * JSON Pointer of the value being read where the text broke and whose message
+ * names the line, column and byte offset (docs/parsing.md, "Syntax errors"),
+ * or an "argument" error for a NULL buffer.
  */
 json_t *strata_json_loadb(const char *buffer, size_t length, strata_error_t *error);
 
@@ -373,7 +375,9 @@ strata_model_t **strata_map_responseb(const strata_schema_t *schema, const char 
  * is removed); a line holding only whitespace is skipped but counted; a
  * last line without "\n" is a line; line numbers start at 1. A line that is
  * not valid JSON (truncated, binary, invalid UTF-8) is a "syntax" error of
- * that line; a mapping error keeps its path into that line's value. Every
+ * that line (its path points into that line's value, its message names the
+ * column and byte offset within the line); a mapping error keeps its path
+ * into that line's value. Every
  * error object handed over for a line has an integer member "line" besides
  * the five string members of strata_errors().
  *

@@ -211,12 +211,31 @@ package enum JSONText {
       json_loadb(chars.baseAddress, chars.count, flags, &error)
     }
     if let parsed { return .success(parsed) }
+    return .failure(syntaxError(&error, in: bytes))
+  }
+
+  /// The `syntax` error of `bytes`, which jansson refused with `error`: its
+  /// path is the JSON Pointer of the value being read when the text broke
+  /// (`SyntaxLocator`), its message names the line, column and byte offset of
+  /// the last character jansson read, then jansson's text. `place` goes after
+  /// "invalid JSON" (" in 'file.json'").
+  package static func syntaxError(
+    _ error: inout json_error_t, in bytes: UnsafeBufferPointer<UInt8>, place: String = ""
+  ) -> StrataError {
     let text = withUnsafeBytes(of: &error.text) { raw in
       String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
-    return .failure(
-      StrataError(
-        code: .syntax, message: "invalid JSON at line \(error.line), column \(error.column): \(text)"))
+    let code = json_error_code(&error)
+    let position = Int(error.position)
+    let offset = SyntaxLocator.breakOffset(
+      position: position, count: bytes.count, endOfInput: code == json_error_premature_end_of_input,
+      badByte: code == json_error_invalid_utf8)
+    // Fewer bytes than jansson read (a file changed since): the last byte it read.
+    let byte =
+      position <= bytes.count ? SyntaxLocator.characterStart(bytes, endingAt: position) : max(position - 1, 0)
+    return StrataError(
+      path: SyntaxLocator.pointer(bytes, breakingAt: offset), code: .syntax,
+      message: "invalid JSON\(place) at line \(error.line), column \(error.column) (byte \(byte)): \(text)")
   }
 
   /// Parses JSON text; a new reference, or a `syntax` error.

@@ -98,7 +98,8 @@ package final class LineMapping {
     }
   }
 
-  /// "invalid JSON at line 1, column 5: ..." as "invalid JSON at column 5: ...".
+  /// "invalid JSON at line 1, column 5 (byte 4): ..." as "invalid JSON at
+  /// column 5 (byte 4): ..." (the byte offset is already within the line).
   static func columnOnly(_ message: String) -> String {
     let prefix = "invalid JSON at line 1, column "
     guard message.hasPrefix(prefix) else { return message }

@@ -204,10 +204,24 @@ public final class Schema: @unchecked Sendable {
     if error.line <= 0 {
       return .failure(StrataError(code: .io, message: "cannot read '\(path)': \(text)"))
     }
+    // The text is read again to name the value being read when it broke
+    // (a file that cannot be read again is located as empty text).
+    let bytes = fileBytes(path) ?? []
     return .failure(
-      StrataError(
-        code: .syntax,
-        message: "invalid JSON in '\(path)' at line \(error.line), column \(error.column): \(text)"))
+      bytes.withUnsafeBufferPointer { JSONText.syntaxError(&error, in: $0, place: " in '\(path)'") })
+  }
+
+  /// The bytes of the file at `path`, or nil when it cannot be read.
+  private static func fileBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+      bytes += chunk.prefix(count)
+      if count < chunk.count { return ferror(file) == 0 ? bytes : nil }
+    }
   }
 
   /// True when the `subtypes` of model `base` (directly or through clusters
