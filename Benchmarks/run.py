@@ -180,8 +180,10 @@ def table(res, payload, reps):
     mem_row("structs_dup", "C structs, strings strdup'ed")
     if "leftover" in m:
         out.append("%-62s %10.3f" % ("heap not given back after releasing models and DOM", mb(m["leftover"])))
+    mem_row("bytes_models", "Strata models: strata_map_manyb (bytes, no DOM; own process)", True)
     for key, what in (("dom_peak_rss_rise", "peak RSS rise during json_loadb"),
-                      ("models_peak_rss_rise", "peak RSS rise during strata_map_many")):
+                      ("models_peak_rss_rise", "peak RSS rise during strata_map_many"),
+                      ("bytes_peak_rss_rise", "peak RSS rise during strata_map_manyb (own process)")):
         if key in m:
             out.append("%-62s %10.1f" % (what, mb(m[key])))
 
@@ -222,6 +224,9 @@ def main(argv):
     res = Results()
     if not only or "c" in only:
         run(res, "C bench (jansson, Strata, json_unpack)", [args.c_bench, args.payload, args.schema, reps])
+        # the bytes path's memory, in a process that never made a DOM
+        run(res, "C bench, strata_map_manyb memory",
+            [args.c_bench, args.payload, args.schema, "1", "bytes-memory"])
     if not only or "swift" in only:
         run(res, "Swift Codable bench", [args.swift_bench, args.payload, reps])
     if not only or "python" in only:

@@ -481,6 +481,35 @@ static void measure_memory(const char *buf, size_t len, const void *schema_) {
     json_decref(dom);
 }
 
+#ifdef HAVE_STRATA
+/* `bench_c PAYLOAD SCHEMA 1 bytes-memory`: in a process of its own (so that no
+ * DOM was ever made), the heap the models of strata_map_manyb hold and the
+ * rise of the peak resident set over mapping them: models plus the parser's
+ * small constant, no DOM. */
+static int bytes_memory(const char *buf, size_t len, const char *schema_path) {
+    strata_error_t err;
+    strata_schema_t *schema = strata_schema_load_file(schema_path, &err);
+    if (!schema)
+        strata_fail("strata_schema_load_file", &err);
+    size_t count = 0;
+    /* the Swift runtime and the schema's plans, on a small input first */
+    strata_model_t **warm = strata_map_manyb(schema, "GHIssue", "[]", 2, &count, &err);
+    if (!warm)
+        strata_fail("strata_map_manyb (warm-up)", &err);
+    release_models(warm, count);
+    long long m0 = heap_bytes();
+    long rss0 = max_rss_kb();
+    strata_model_t **models = strata_map_manyb(schema, "GHIssue", buf, len, &count, &err);
+    if (!models)
+        strata_fail("strata_map_manyb", &err);
+    printf("mem bytes_models %lld\n", heap_bytes() - m0);
+    printf("mem bytes_peak_rss_rise %ld\n", (max_rss_kb() - rss0) * 1024L);
+    release_models(models, count);
+    strata_schema_decref(schema);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s PAYLOAD SCHEMA [REPETITIONS]\n", argv[0]);
@@ -493,6 +522,10 @@ int main(int argc, char **argv) {
     char *buf = read_file(argv[1], &len);
     if (!buf)
         return 1;
+#ifdef HAVE_STRATA
+    if (argc > 4 && strcmp(argv[4], "bytes-memory") == 0)
+        return bytes_memory(buf, len, argv[2]);
+#endif
     printf("info payload_bytes %zu\n", len);
     printf("info jansson %s\n", jansson_version_str());
 

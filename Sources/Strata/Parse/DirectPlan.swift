@@ -1,3 +1,5 @@
+import CJansson
+
 /// How `DirectReader` fills one model's slots straight from the text: for
 /// each key of the model's parse plan, either the one property that reads
 /// it (its slot is filled as the value is read, with no jansson object for
@@ -23,6 +25,10 @@ final class DirectPlan: @unchecked Sendable {
   enum Shape {
     /// Built as its `Want` says, then mapped by `Mapper.propertyValue`.
     case value
+    /// A `string`, `int`, `bool` or `double` (or `T?`) without rules: a value
+    /// of that JSON type is the slot as built (null is `.null` for `T?`);
+    /// anything else goes to `Mapper.propertyValue`.
+    case scalar(Scalar)
     /// A nested model (the index of its model): read directly when it is an
     /// object and that model has a plan, otherwise as `.value`.
     case model(Int)
@@ -110,8 +116,25 @@ final class DirectPlan: @unchecked Sendable {
     return DirectPlan(type: type, want: want, entries: entries, direct: direct, generic: generic)
   }
 
+  /// The JSON type a `.scalar` property takes as it is, and whether null is allowed.
+  struct Scalar {
+    let type: json_type
+    let optional: Bool
+  }
+
   /// How the value of a directly read property is read.
   private static func shape(_ property: PropertySpec) -> Shape {
+    if property.rules == nil {
+      let optional: Bool
+      if case .optional = property.type { optional = true } else { optional = false }
+      switch property.type.unwrapped {
+      case .string: return .scalar(Scalar(type: JSON_STRING, optional: optional))
+      case .int: return .scalar(Scalar(type: JSON_INTEGER, optional: optional))
+      case .bool: return .scalar(Scalar(type: JSON_TRUE, optional: optional))
+      case .double: return .scalar(Scalar(type: JSON_REAL, optional: optional))
+      default: break
+      }
+    }
     switch property.type.unwrapped {
     case .model(let index): return .model(index)
     case .array(.model(let index)):

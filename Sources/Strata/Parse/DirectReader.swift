@@ -223,9 +223,30 @@ struct DirectReader {
         case .other: parser.position = start
         }
       }
+    case .scalar(let scalar):
+      guard let value = parser.value(.all), !parser.failed else { return nil }
+      let kind = JValue.kind(value)
+      // stand-ins of out-of-range numbers go to the mapper, which reports them
+      if numbers.isEmpty
+        && (kind == scalar.type || (scalar.type == JSON_TRUE && kind == JSON_FALSE)
+          || (scalar.optional && kind == JSON_NULL))
+      {
+        if kind == JSON_NULL {
+          JValue.release(value)
+          return .null
+        }
+        return .leaf(value)
+      }
+      return mapped(value, plan, index)
     case .value: break
     }
     guard let value = parser.value(want), !parser.failed else { return nil }
+    return mapped(value, plan, index)
+  }
+
+  /// The slot the mapper makes of `value` (released here) for property
+  /// `index` of `plan`'s model; nil on any error.
+  private mutating func mapped(_ value: JPtr, _ plan: DirectPlan, _ index: Int) -> Slot? {
     defer { JValue.release(value) }
     guard index < plan.types.count else { return nil }
     let slot = mapper.propertyValue(
