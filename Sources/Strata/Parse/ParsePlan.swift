@@ -112,6 +112,9 @@ final class ObjectWant: @unchecked Sendable {
   /// A key's length and its first four bytes in one word.
   @inline(__always) static func signature(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var word = UInt64(truncatingIfNeeded: key.count) << 32
+    if key.count >= 4, let start = key.baseAddress {
+      return word | UInt64(UInt32(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt32.self)))
+    }
     let count = min(key.count, 4)
     var shift: UInt64 = 0
     for index in 0..<count {

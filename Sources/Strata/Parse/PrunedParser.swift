@@ -642,7 +642,8 @@ struct PrunedParser {
     if !isReal {
       // up to 18 digits always fit; longer ones are checked
       let digits = length - (base[start] == UInt8(ascii: "-") ? 1 : 0)
-      if !build && digits <= 18 { return nil }
+      // (with markers, a skipped integer of any size is valid JSON)
+      if !build && (digits <= 18 || markers != nil) { return nil }
       var value: Int64 = 0
       var negative = false
       var at = start
@@ -661,7 +662,7 @@ struct PrunedParser {
       }
       return build ? json_integer(value) : nil
     }
-    if !build && !hasExponent && length < 300 { return nil }
+    if !build && (markers != nil || (!hasExponent && length < 300)) { return nil }
     // strtod on a NUL-terminated copy, as jansson does
     var text = [CChar](repeating: 0, count: length + 1)
     for offset in 0..<length { text[offset] = CChar(bitPattern: base[start + offset]) }
