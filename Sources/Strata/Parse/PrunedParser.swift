@@ -361,10 +361,19 @@ struct PrunedParser {
   }
 
   /// Skips a string, checking it as `decodeString` does without decoding
-  /// it: plain runs eight bytes at a time, escapes and UTF-8 checked. With
+  /// it: plain runs scanned in blocks, escapes and UTF-8 checked. With
   /// `key`, an escaped NUL (`\u0000`) is refused, as jansson refuses it in keys.
-  private mutating func skipString(key: Bool) -> Bool {
-    var index = position + 1
+  @inline(__always) private mutating func skipString(key: Bool) -> Bool {
+    let stop = plainRun(position + 1)
+    if stop < end && base[stop] == UInt8(ascii: "\"") {
+      position = stop + 1
+      return true
+    }
+    return skipStringRest(stop, key: key)
+  }
+
+  @inline(never) private mutating func skipStringRest(_ from: Int, key: Bool) -> Bool {
+    var index = from
     while true {
       index = plainRun(index)
       guard index < end else { return false }
@@ -407,36 +416,9 @@ struct PrunedParser {
   }
 
   /// The index of the first byte at or after `from` that ends a plain run of
-  /// a string (`"`, a backslash, a control character or a non-ASCII byte),
-  /// or `end`. Eight bytes at a time.
+  /// a string, or `end` (see `PlainRun`).
   @inline(__always) private func plainRun(_ from: Int) -> Int {
-    var index = from
-    while index + 8 <= end {
-      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-      let mask = Self.specialBytes(word)
-      if mask != 0 { return index + mask.trailingZeroBitCount >> 3 }
-      index += 8
-    }
-    while index < end {
-      let c = base[index]
-      if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { return index }
-      index += 1
-    }
-    return end
-  }
-
-  /// The high bit of each byte of `word` that is `"`, a backslash, below 0x20
-  /// or above 0x7F. Bytes above the first flagged one may be flagged wrongly
-  /// (borrows); the lowest flagged byte is always right.
-  @inline(__always) static func specialBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let hasQuote = (quote &- ones) & ~quote
-    let hasBackslash = (backslash &- ones) & ~backslash
-    let hasControl = (word &- ones &* 0x20) & ~word
-    return (hasQuote | hasBackslash | hasControl | word) & high
+    PlainRun.end(base, from: from, end: end)
   }
 
   // MARK: strings
@@ -444,9 +426,19 @@ struct PrunedParser {
   /// Reads the string at `position`, checked as jansson checks it (UTF-8,
   /// escapes); false on anything wrong. Without escapes its bytes are the
   /// input's own (`rawString`); with escapes they are decoded into `scratch`.
-  mutating func decodeString() -> Bool {
+  @inline(__always) mutating func decodeString() -> Bool {
     let start = position + 1
-    var index = start
+    let stop = plainRun(start)
+    if stop < end && base[stop] == UInt8(ascii: "\"") {
+      rawString = start..<stop
+      position = stop + 1
+      return true
+    }
+    return decodeStringRest(start, stop)
+  }
+
+  @inline(never) private mutating func decodeStringRest(_ start: Int, _ from: Int) -> Bool {
+    var index = from
     while true {
       index = plainRun(index)
       guard index < end else { return false }
