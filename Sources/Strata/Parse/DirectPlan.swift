@@ -3,9 +3,11 @@ import CJansson
 /// How `DirectReader` fills one model's slots straight from the text: for
 /// each key of the model's parse plan, either the one property that reads
 /// it (its slot is filled as the value is read, with no jansson object for
-/// the model) or "collect" (the value is built as the parse plan says and
-/// kept for the properties that need the object: key paths through it, lists
-/// of key paths, plucks, and keys read by more than one property).
+/// the model), an object that only key paths go through (`user` for
+/// `user.id` and `user.screen_name`: its members fill those properties'
+/// slots as they are read), or "collect" (the value is built as the parse
+/// plan says and kept for the properties that need the object: lists of key
+/// paths, plucks, and keys read by more than one property in other ways).
 ///
 /// Only models the mapper would map member by member have one: no class
 /// cluster (the subtype is known only once its key is read), `unknownKeys:
@@ -19,6 +21,33 @@ final class DirectPlan: @unchecked Sendable {
     case property(Int, Shape, Want)
     /// Built as `Want` and kept in an object for the generic properties.
     case collect(Want)
+    /// An object only key paths go through: read member by member as the
+    /// `PathPlan` says.
+    case descend(PathPlan)
+  }
+
+  /// The members of an object that only key paths go through (`user` for
+  /// properties at `user.id` and `user.screen_name`).
+  final class PathPlan: @unchecked Sendable {
+    /// The wanted members (the parse plan's want for the object, sealed).
+    let want: ObjectWant
+    /// One entry per key of `want`: `.property` or `.descend`.
+    let entries: ContiguousArray<Entry>
+    /// Every property whose key path goes through the object: emptied when
+    /// the key is met again (the last duplicate wins), and each given the
+    /// null value when the object is null.
+    let properties: ContiguousArray<Int>
+    /// The keys from the model to the object, for the null value's path.
+    let prefix: [PathStep]
+
+    init(
+      want: ObjectWant, entries: ContiguousArray<Entry>, properties: ContiguousArray<Int>, prefix: [PathStep]
+    ) {
+      self.want = want
+      self.entries = entries
+      self.properties = properties
+      self.prefix = prefix
+    }
   }
 
   /// How a directly read property's value is read.
@@ -87,33 +116,69 @@ final class DirectPlan: @unchecked Sendable {
       case .pluck(let array, _): note(array)
       }
     }
-    var byKey: [[UInt8]: (Int, Shape)] = [:]
-    var direct = ContiguousArray<Int>()
-    var generic = ContiguousArray<Int>()
+    // The plain key paths (no transformer) of each first key.
+    var paths: [[UInt8]: [(property: Int, keys: ArraySlice<Key>)]] = [:]
     for (index, property) in type.properties.enumerated() {
-      guard case .path(let keys) = property.location, keys.count == 1,
+      guard case .path(let keys) = property.location, let first = keys.first,
         property.rules?.transforms.isEmpty ?? true
-      else {
-        generic.append(index)
-        continue
-      }
-      let bytes = keys[0].bytes.map { UInt8(bitPattern: $0) }
-      guard readers[bytes] == 1 else {
-        generic.append(index)
-        continue
-      }
-      byKey[bytes] = (index, shape(property))
-      direct.append(index)
+      else { continue }
+      paths[first.bytes.map { UInt8(bitPattern: $0) }, default: []].append((index, keys[...]))
     }
     var entries = ContiguousArray<Entry>()
+    var direct = ContiguousArray<Int>()
     for (position, key) in want.keys.enumerated() {
-      if let (index, shape) = byKey[key] {
-        entries.append(.property(index, shape, want.wants[position]))
+      // Read directly when every property reading the key is a plain key path.
+      if let group = paths[key], group.count == readers[key],
+        let entry = entry(group, want.wants[position], type, prefix: [])
+      {
+        entries.append(entry)
+        direct.append(contentsOf: group.map(\.property))
       } else {
         entries.append(.collect(want.wants[position]))
       }
     }
+    direct.sort()
+    let generic = ContiguousArray((0..<type.properties.count).filter { !direct.contains($0) })
     return DirectPlan(type: type, want: want, entries: entries, direct: direct, generic: generic)
+  }
+
+  /// The entry of one key for the properties in `group`, whose key paths all
+  /// start with it (their remaining keys after it): the one property that
+  /// ends there, or an object the others all go through; nil when neither
+  /// (several end there, or one ends there while others go on).
+  private static func entry(
+    _ group: [(property: Int, keys: ArraySlice<Key>)], _ want: Want, _ type: ModelType, prefix: [PathStep]
+  ) -> Entry? {
+    if group.count == 1, group[0].keys.count == 1 {
+      let index = group[0].property
+      return .property(index, shape(type.properties[index]), want)
+    }
+    guard group.allSatisfy({ $0.keys.count > 1 }), case .object(let reference) = want else { return nil }
+    let object = reference.plan
+    guard object.sealed, !object.keepAll, let first = group.first?.keys.first else { return nil }
+    let here = prefix + [PathStep.name(first.name)]
+    var byKey: [[UInt8]: [(property: Int, keys: ArraySlice<Key>)]] = [:]
+    for member in group {
+      let rest = member.keys.dropFirst()
+      guard let next = rest.first else { return nil }
+      byKey[next.bytes.map { UInt8(bitPattern: $0) }, default: []].append((member.property, rest))
+    }
+    var entries = ContiguousArray<Entry>()
+    var covered = 0
+    for (position, key) in object.keys.enumerated() {
+      guard let members = byKey[key] else {
+        // a key the parse plan wants for another reader of the same object
+        return nil
+      }
+      guard let inner = entry(members, object.wants[position], type, prefix: here) else { return nil }
+      entries.append(inner)
+      covered += 1
+    }
+    guard covered == byKey.count else { return nil }
+    return .descend(
+      PathPlan(
+        want: object, entries: entries, properties: ContiguousArray(group.map(\.property).sorted()),
+        prefix: here))
   }
 
   /// The JSON type a `.scalar` property takes as it is, and whether null is allowed.

@@ -80,15 +80,11 @@ struct DirectReader {
       while true {
         guard let object = root(type) else { return nil }
         out.append(object)
-        parser.skipSpace()
-        guard parser.position < parser.end else { return nil }
-        if parser.base[parser.position] == UInt8(ascii: ",") {
-          parser.position += 1
-          parser.skipSpace()
-          continue
+        switch parser.afterMember(closing: UInt8(ascii: "]")) {
+        case .more: continue
+        case .closed: break
+        case .failed: return nil
         }
-        guard parser.base[parser.position] == UInt8(ascii: "]") else { return nil }
-        parser.position += 1
         break
       }
     }
@@ -153,6 +149,8 @@ struct DirectReader {
             guard let slot = property(plan, index, shape, want) else { return nil }
             slots[index].release()
             slots[index] = slot
+          case .descend(let path):
+            guard descend(path, plan, &slots) else { return nil }
           case .collect(let want):
             guard let value = parser.value(want), !parser.failed else { return nil }
             let into = collected ?? json_object()
@@ -171,15 +169,11 @@ struct DirectReader {
         } else if !parser.skip() {
           return nil
         }
-        parser.skipSpace()
-        guard parser.position < parser.end else { return nil }
-        if parser.base[parser.position] == UInt8(ascii: ",") {
-          parser.position += 1
-          parser.skipSpace()
-          continue
+        switch parser.afterMember(closing: UInt8(ascii: "}")) {
+        case .more: continue
+        case .closed: break
+        case .failed: return nil
         }
-        guard parser.base[parser.position] == UInt8(ascii: "}") else { return nil }
-        parser.position += 1
         break
       }
     }
@@ -197,6 +191,69 @@ struct DirectReader {
     guard mapper.errors.isEmpty else { return nil }
     complete = true
     return ModelObject(schema: schema, type: type, slots: slots, unknown: nil)
+  }
+
+  /// Reads the value at `position` for an object only key paths go through:
+  /// its wanted members fill the slots of the properties they end at; null
+  /// gives each of those properties its null value, as the mapper does for
+  /// a key path through null. False on any error, or on any other value
+  /// (the mapper reports a key path through a non-object).
+  private mutating func descend(
+    _ path: DirectPlan.PathPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
+  ) -> Bool {
+    guard parser.position < parser.end else { return false }
+    // a key met again replaces what its earlier value gave
+    for index in path.properties {
+      slots[index].release()
+      slots[index] = .absent
+    }
+    switch parser.base[parser.position] {
+    case UInt8(ascii: "{"): break
+    case UInt8(ascii: "n"):
+      guard parser.literal("null") else { return false }
+      for index in path.properties {
+        slots[index] = mapper.nullValue(
+          plan.types[index], Mapper.Owner(model: plan.type, property: index), extra: path.prefix)
+      }
+      return mapper.errors.isEmpty
+    default: return false
+    }
+    parser.depth += 1
+    defer { parser.depth -= 1 }
+    guard parser.depth < PrunedParser.depthLimit else { return false }
+    parser.position += 1
+    parser.skipSpace()
+    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "}") {
+      parser.position += 1
+      return true
+    }
+    while true {
+      guard let key = parser.memberKeyAndColon() else { return false }
+      let found: Int?
+      if let raw = key {
+        found = path.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+      } else {
+        found = parser.withString { path.want.find($0) }
+      }
+      if let found, found < path.entries.count {
+        switch path.entries[found] {
+        case .property(let index, let shape, let want):
+          guard let slot = property(plan, index, shape, want) else { return false }
+          slots[index].release()
+          slots[index] = slot
+        case .descend(let inner):
+          guard descend(inner, plan, &slots) else { return false }
+        case .collect: return false
+        }
+      } else if !parser.skip() {
+        return false
+      }
+      switch parser.afterMember(closing: UInt8(ascii: "}")) {
+      case .more: continue
+      case .closed: return true
+      case .failed: return false
+      }
+    }
   }
 
   private mutating func emptyObject() -> JPtr? {
@@ -293,16 +350,13 @@ struct DirectReader {
         return .failed
       }
       out.append(.model(object))
-      parser.skipSpace()
-      guard parser.position < parser.end else { return .failed }
-      if parser.base[parser.position] == UInt8(ascii: ",") {
-        parser.position += 1
-        parser.skipSpace()
-        continue
+      switch parser.afterMember(closing: UInt8(ascii: "]")) {
+      case .more: continue
+      case .closed: return .read(.array(out))
+      case .failed:
+        for slot in out { slot.release() }
+        return .failed
       }
-      guard parser.base[parser.position] == UInt8(ascii: "]") else { return .failed }
-      parser.position += 1
-      return .read(.array(out))
     }
   }
 }

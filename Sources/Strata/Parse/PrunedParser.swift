@@ -88,15 +88,11 @@ struct PrunedParser {
         guard let element = parser.value(want), !parser.failed else { return false }
         body(element, index)
         index += 1
-        parser.skipSpace()
-        guard parser.position < parser.end else { return false }
-        if parser.base[parser.position] == UInt8(ascii: ",") {
-          parser.position += 1
-          parser.skipSpace()
-          continue
+        switch parser.afterMember(closing: UInt8(ascii: "]")) {
+        case .more: continue
+        case .closed: break
+        case .failed: return false
         }
-        guard parser.base[parser.position] == UInt8(ascii: "]") else { return false }
-        parser.position += 1
         break
       }
     }
@@ -200,22 +196,13 @@ struct PrunedParser {
         json_decref(out)
         return fail()
       }
-      skipSpace()
-      guard position < end else {
+      switch afterMember(closing: UInt8(ascii: "}")) {
+      case .more: continue
+      case .closed: return out
+      case .failed:
         json_decref(out)
         return fail()
       }
-      if base[position] == UInt8(ascii: ",") {
-        position += 1
-        skipSpace()
-        continue
-      }
-      if base[position] == UInt8(ascii: "}") {
-        position += 1
-        return out
-      }
-      json_decref(out)
-      return fail()
     }
   }
 
@@ -253,26 +240,43 @@ struct PrunedParser {
         return fail()
       }
       _ = json_array_append_new(out, element)
-      skipSpace()
-      guard position < end else {
+      switch afterMember(closing: UInt8(ascii: "]")) {
+      case .more: continue
+      case .closed: return out
+      case .failed:
         json_decref(out)
         return fail()
       }
-      if base[position] == UInt8(ascii: ",") {
-        position += 1
-        skipSpace()
-        continue
-      }
-      if base[position] == UInt8(ascii: "]") {
-        position += 1
-        return out
-      }
-      json_decref(out)
-      return fail()
     }
   }
 
-  @inline(__always) private mutating func literal(_ word: StaticString) -> Bool {
+  /// What follows a member of an object or an element of an array.
+  enum Separator {
+    /// A comma (and the space after it): another one follows.
+    case more
+    /// The closing bracket, now passed.
+    case closed
+    /// Anything else, or the end of the text.
+    case failed
+  }
+
+  /// Reads what follows a member or element: space, then `,` (and the
+  /// space after it) or `closing`.
+  @inline(__always) mutating func afterMember(closing: UInt8) -> Separator {
+    skipSpace()
+    guard position < end else { return .failed }
+    let c = base[position]
+    if c == UInt8(ascii: ",") {
+      position += 1
+      skipSpace()
+      return .more
+    }
+    guard c == closing else { return .failed }
+    position += 1
+    return .closed
+  }
+
+  @inline(__always) mutating func literal(_ word: StaticString) -> Bool {
     let count = word.utf8CodeUnitCount
     guard end - position >= count, memcmp(base + position, word.utf8Start, count) == 0 else { return false }
     position += count
@@ -597,7 +601,7 @@ struct PrunedParser {
     if base[index] == UInt8(ascii: "0") {
       index += 1
     } else if base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
-      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+      index = digitsEnd(index + 1)
     } else {
       return fail()
     }
@@ -607,7 +611,7 @@ struct PrunedParser {
       isReal = true
       index += 1
       let digits = index
-      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+      index = digitsEnd(index)
       guard index > digits else { return fail() }
     }
     if index < end && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
@@ -616,7 +620,7 @@ struct PrunedParser {
       index += 1
       if index < end && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
       let digits = index
-      while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+      index = digitsEnd(index)
       guard index > digits else { return fail() }
     }
     // jansson's lexer reads a number up to a character that cannot continue it
@@ -661,6 +665,23 @@ struct PrunedParser {
     let real = strtod(text, nil)
     if real.isInfinite { return outOfRange(start, index, build: build, integer: false) }
     return build ? json_real(real) : nil
+  }
+
+  /// The index of the first byte at or after `from` that is not an ASCII
+  /// digit, or `end`: eight bytes at a time.
+  @inline(__always) private func digitsEnd(_ from: Int) -> Int {
+    var index = from
+    while index + 8 <= end {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      // digits become 0-9; adding 0x76 sets the high bit of every other byte
+      // (a carry out of a byte only comes from one already flagged)
+      let offset = word ^ 0x3030_3030_3030_3030
+      let mask = ((offset &+ 0x7676_7676_7676_7676) | offset) & 0x8080_8080_8080_8080
+      if mask != 0 { return index + mask.trailingZeroBitCount >> 3 }
+      index += 8
+    }
+    while index < end && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") { index += 1 }
+    return index
   }
 
   /// A number outside jansson's range at `start..<stop`: a stand-in noted in
