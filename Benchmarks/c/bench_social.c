@@ -11,6 +11,11 @@
  *   strata_map_manyb    bytes -> models in one call
  *   strata_map_many     DOM -> models (the DOM path, parse not counted)
  *   map_lines_file      the same records one per line (LINES), from memory
+ *                       through a FILE * (fmemopen), each model freed as it comes
+ *   map_lines_kept      the same, each model kept (freed after timing) as the
+ *                       array's are: the same work as map_manyb, record for record
+ *   lines_feed_kept     the same records handed to strata_lines_feed in one
+ *                       piece (no copy through a FILE *), models kept
  * Output: one fact a line, "time KEY BEST MEDIAN REPS", for Benchmarks/run.py
  * style tables (scripts/bench prints it as it is).
  */
@@ -61,6 +66,29 @@ static int on_model(strata_model_t *model, size_t line, void *data) {
     (void)line;
     ++*(size_t *)data;
     strata_model_decref(model);
+    return 0;
+}
+
+/* Keeps each model, as strata_map_manyb's array does (freed after timing). */
+struct kept {
+    strata_model_t **models;
+    size_t count, capacity;
+};
+
+static int on_model_kept(strata_model_t *model, size_t line, void *data) {
+    struct kept *k = data;
+    (void)line;
+    if (k->count == k->capacity) {
+        size_t capacity = k->capacity ? k->capacity * 2 : 1024;
+        strata_model_t **grown = realloc(k->models, capacity * sizeof *grown);
+        if (grown == NULL) {
+            strata_model_decref(model);
+            return 1;
+        }
+        k->models = grown;
+        k->capacity = capacity;
+    }
+    k->models[k->count++] = model;
     return 0;
 }
 
@@ -167,6 +195,50 @@ int main(int argc, char **argv) {
             t[r] = t1 - t0;
     }
     report("social_strata_map_lines_file", t, reps, lines_len);
+
+    /* the same, each model kept as the array keeps them (freed after timing):
+       the same work as strata_map_manyb above, record for record */
+    for (r = -1; r < reps; r++) {
+        struct kept k = {NULL, 0, 0};
+        FILE *f = fmemopen(lines, lines_len, "rb");
+        double t0 = now();
+        int64_t n = strata_map_lines_file(schema, argv[4], f, 0, on_model_kept, on_error, &k, &err);
+        double t1 = now();
+        fclose(f);
+        if (n < 0 || k.count != count) {
+            fprintf(stderr, "bench_social: map_lines_file (kept): %s (%zu models)\n", err.message, k.count);
+            return 1;
+        }
+        for (i = 0; i < k.count; i++)
+            strata_model_decref(k.models[i]);
+        free(k.models);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    report("social_strata_map_lines_kept", t, reps, lines_len);
+
+    /* the same records fed from memory in one piece (strata_lines_feed: no
+       copy through a FILE *), each model kept as above */
+    for (r = -1; r < reps; r++) {
+        struct kept k = {NULL, 0, 0};
+        double t0 = now();
+        strata_lines_t *ln = strata_lines_new(schema, argv[4], 0, &err);
+        int64_t n = ln ? strata_lines_feed(ln, lines, lines_len, on_model_kept, on_error, &k, &err) : -1;
+        if (n >= 0)
+            n = strata_lines_finish(ln, on_model_kept, on_error, &k, &err);
+        double t1 = now();
+        strata_lines_free(ln);
+        if (n < 0 || k.count != count) {
+            fprintf(stderr, "bench_social: lines_feed: %s (%zu models)\n", err.message, k.count);
+            return 1;
+        }
+        for (i = 0; i < k.count; i++)
+            strata_model_decref(k.models[i]);
+        free(k.models);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    report("social_strata_lines_feed_kept", t, reps, lines_len);
 
     strata_schema_decref(schema);
     free(buf);

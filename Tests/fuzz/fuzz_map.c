@@ -22,6 +22,13 @@ static unsigned hash_bytes(const char *p, size_t n) {
 }
 
 /* The fixture's first input mapped, as a partner for pair calls (or NULL). */
+/* jansson refuses a number outside its range (an integer beyond 64 bits,
+   1e400) as a syntax error of the whole text; the byte paths read such
+   numbers (Tests/fuzz/README.md, "The bytes path against the DOM path"). */
+static int refused_for_range(const strata_error_t *err) {
+    return strstr(err->message, "too big") != NULL || strstr(err->message, "overflow") != NULL;
+}
+
 static strata_model_t *canned[64];
 
 static void release_canned(void) {
@@ -94,6 +101,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(err.count == err2.count, "mapb and map report %zu and %zu errors", err.count,
                             err2.count);
         } else {
+            if (json == NULL) {
+                FUZZ_ASSERT(refused_for_range(&err2), "map failed where mapb succeeded");
+                fuzz_exercise_model(m);
+                strata_model_decref(m);
+                return 0;
+            }
             FUZZ_ASSERT(m2 != NULL, "map failed where mapb succeeded");
             FUZZ_ASSERT(strata_model_equal(m, m2), "mapb and map made different models");
             fuzz_exercise_model(m);
@@ -118,6 +131,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_ASSERT(n == 0, "a failed map_many set count %zu", n);
             fuzz_check_failure(&err, json != NULL);
             FUZZ_ASSERT(ms2 == NULL, "map_manyb failed where map_many succeeded");
+        } else if (json == NULL) {
+            FUZZ_ASSERT(refused_for_range(&err2), "map_many failed where map_manyb succeeded");
+            for (i = 0; i < n && i < 8; i++)
+                fuzz_exercise_model(ms[i]);
         } else {
             FUZZ_ASSERT(ms2 != NULL && n == n2, "map_many and map_manyb disagree");
             FUZZ_ASSERT(json_is_array(json) && json_array_size(json) == n, "map_many made %zu models", n);

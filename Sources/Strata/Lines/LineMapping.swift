@@ -21,6 +21,8 @@ package final class LineMapping {
   let type: ModelType
   /// What the byte parser builds of each line (the schema's parse plan of the model).
   let plan: ObjectWant
+  /// The schema's direct plans, fetched once for every line.
+  let directPlans: ContiguousArray<DirectPlan?>
   var splitter: LineSplitter
 
   /// A mapping onto the model named `model`, refusing lines longer than
@@ -29,6 +31,7 @@ package final class LineMapping {
     self.schema = schema
     self.type = try schema.modelType(model).get()
     self.plan = schema.parsePlans.plan(type, in: schema)
+    self.directPlans = schema.parsePlans.directPlans(in: schema)
     self.splitter = LineSplitter(limit: limit)
   }
 
@@ -60,27 +63,24 @@ package final class LineMapping {
       return .failure(StrataError([detail]), line: line)
     case .text(let line, let bytes):
       // Straight into model storage; any error maps the line again below.
-      if let object = DirectReader.one(bytes, type, in: schema) { return .model(object, line: line) }
-      let value: JPtr
-      // The byte parser builds only what the model reads; it returns nil for
-      // anything unusual, and jansson then gives the exact answer.
-      let numbers = NumberMarkers()
-      var pruned = PrunedParser.parse(bytes, .object(PlanRef(plan: plan)), markers: numbers)
-      var mapper = Mapper(schema: schema, mode: .json)
-      mapper.numbers = numbers
-      if let value = pruned {
-        let object = mapper.mapRoot(value, type: type)
-        if numbers.allConsumed {
-          JValue.release(value)
-          if let object, mapper.errors.isEmpty { return .model(object, line: line) }
-          return .failure(Self.numbered(StrataError(mapper.errors), line), line: line)
-        }
-        // a number outside jansson's range anywhere but a scalar: jansson's answer
-        JValue.release(value)
-        pruned = nil
-        mapper = Mapper(schema: schema, mode: .json)
+      if let object = DirectReader.one(bytes, type, in: schema, plans: directPlans) {
+        return .model(object, line: line)
       }
-      switch pruned.map({ Result<JPtr, StrataError>.success($0) }) ?? JSONText.parse(bytes) {
+      // The byte parser builds only what the model reads; it gives up on
+      // anything unusual, and jansson then gives the exact answer.
+      if let answer = schema.mapPruned(
+        bytes, .object(PlanRef(plan: plan)),
+        { [type] mapper, value in
+          mapper.mapRoot(value, type: type)
+        })
+      {
+        switch answer {
+        case .success(let object): return .model(object, line: line)
+        case .failure(let failure): return .failure(Self.numbered(failure, line), line: line)
+        }
+      }
+      let value: JPtr
+      switch JSONText.parse(bytes) {
       case .success(let parsed): value = parsed
       case .failure(let failure):
         // The text is one line: jansson's "line 1" says nothing.
@@ -91,6 +91,7 @@ package final class LineMapping {
         return .failure(Self.numbered(StrataError(details), line), line: line)
       }
       defer { JValue.release(value) }
+      var mapper = Mapper(schema: schema, mode: .json)
       if let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty {
         return .model(object, line: line)
       }

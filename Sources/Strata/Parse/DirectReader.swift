@@ -23,20 +23,25 @@ struct DirectReader {
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   private let numbers = NumberMarkers()
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema) {
+  private init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?)
+  {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
     parser.markers = numbers
     mapper.numbers = numbers
     self.schema = schema
-    plans = schema.parsePlans.directPlans(in: schema)
+    self.plans = plans ?? schema.parsePlans.directPlans(in: schema)
   }
 
   /// The models of a text that is one object of `type`, or nil to map it
-  /// on the error-collecting path.
-  static func one(_ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema) -> ModelObject? {
+  /// on the error-collecting path. `plans`: the schema's direct plans, when
+  /// the caller holds them (JSON lines fetch them once, not per line).
+  static func one(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
+    plans: ContiguousArray<DirectPlan?>? = nil
+  ) -> ModelObject? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema)
+    var reader = DirectReader(bytes, schema, plans)
     defer { reader.finish() }
     reader.parser.skipSpace()
     guard let object = reader.root(type) else { return nil }
@@ -54,7 +59,7 @@ struct DirectReader {
     -> [ModelObject]?
   {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema)
+    var reader = DirectReader(bytes, schema, nil)
     defer { reader.finish() }
     guard let objects = reader.rootArray(type), reader.numbers.allConsumed else { return nil }
     return objects

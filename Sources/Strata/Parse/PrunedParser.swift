@@ -42,7 +42,6 @@ struct PrunedParser {
     // parse() only makes a parser for a non-empty buffer, which has a base address
     base = bytes.baseAddress ?? UnsafePointer(bitPattern: 8).unsafelyUnwrapped
     end = bytes.baseAddress == nil ? 0 : bytes.count
-    scratch.reserveCapacity(256)
   }
 
   /// The pruned value of the whole text (a new reference), or nil to fall back.

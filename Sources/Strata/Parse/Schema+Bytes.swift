@@ -16,21 +16,14 @@ extension Schema {
     case .failure(let error): return .failure(error)
     }
     if pruned, let object = DirectReader.one(bytes, type, in: self) { return .success(object) }
-    if pruned {
-      let numbers = NumberMarkers()
-      if let value = PrunedParser.parse(
-        bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))), markers: numbers)
-      {
-        defer { json_decref(value) }
-        var mapper = Mapper(schema: self, mode: .json)
-        mapper.numbers = numbers
-        let object = mapper.mapRoot(value, type: type)
-        // a number outside jansson's range anywhere but a scalar: jansson's answer
-        if numbers.allConsumed {
-          if let object, mapper.errors.isEmpty { return .success(object) }
-          return .failure(StrataError(mapper.errors))
-        }
-      }
+    if pruned,
+      let answer = mapPruned(
+        bytes, .object(PlanRef(plan: parsePlans.plan(type, in: self))),
+        { mapper, value in
+          mapper.mapRoot(value, type: type)
+        })
+    {
+      return answer
     }
     switch JSONText.parse(bytes) {
     case .success(let value):
@@ -50,21 +43,12 @@ extension Schema {
     case .failure(let error): return .failure(error)
     }
     if pruned, let objects = DirectReader.many(bytes, type, in: self) { return .success(objects) }
-    if pruned {
-      let numbers = NumberMarkers()
-      if let value = PrunedParser.parse(
-        bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))), markers: numbers)
-      {
-        defer { json_decref(value) }
-        var mapper = Mapper(schema: self, mode: .json)
-        mapper.numbers = numbers
-        let objects = mapper.mapMany(value, type: type)
-        // a number outside jansson's range anywhere but a scalar: jansson's answer
-        if numbers.allConsumed {
-          if let objects, mapper.errors.isEmpty { return .success(objects) }
-          return .failure(StrataError(mapper.errors))
-        }
-      }
+    if pruned,
+      let answer = mapPruned(
+        bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))),
+        { mapper, value in mapper.mapMany(value, type: type) })
+    {
+      return answer
     }
     switch JSONText.parse(bytes) {
     case .success(let value):
@@ -72,5 +56,25 @@ extension Schema {
       return mapValues(model, value)
     case .failure(let error): return .failure(error)
     }
+  }
+
+  /// The error-collecting byte path: `PrunedParser` builds what `want` says
+  /// and `map` maps it with a mapper that knows the parser's number
+  /// stand-ins. nil when the parser gave up, or when a number outside
+  /// jansson's range sits anywhere but a scalar property (a `json` value, a
+  /// transformer's input): the caller then parses with jansson, whose answer
+  /// that is.
+  func mapPruned<T>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, _ map: (inout Mapper, JPtr) -> T?
+  ) -> Result<T, StrataError>? {
+    let numbers = NumberMarkers()
+    guard let value = PrunedParser.parse(bytes, want, markers: numbers) else { return nil }
+    defer { json_decref(value) }
+    var mapper = Mapper(schema: self, mode: .json)
+    mapper.numbers = numbers
+    let mapped = map(&mapper, value)
+    guard numbers.allConsumed else { return nil }
+    if let mapped, mapper.errors.isEmpty { return .success(mapped) }
+    return .failure(StrataError(mapper.errors))
   }
 }

@@ -41,6 +41,21 @@ def compact(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def in_range(value):
+    """True when every number in `value` is one jansson reads (64-bit integers, finite reals)."""
+    if isinstance(value, dict):
+        return all(in_range(v) for v in value.values())
+    if isinstance(value, list):
+        return all(in_range(v) for v in value)
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return -2**63 <= value < 2**63
+    if isinstance(value, float):
+        return value == value and abs(value) != float("inf")
+    return True
+
+
 def write(path, data):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if isinstance(data, str):
@@ -80,6 +95,15 @@ def main():
                 continue
             if "inputText" in case:
                 map_seeds.append(f"{name} {model}{' many' if case.get('many') else ''}\n{case['inputText']}")
+                # text that jansson reads as it is also serves as a canned input
+                try:
+                    value = json.loads(case["inputText"])
+                except ValueError:
+                    continue
+                if case.get("many") or not isinstance(value, dict) or not in_range(value):
+                    continue
+                if len(compact(value)) <= MAX_INPUT:
+                    inputs.append({"model": model, "input": value})
                 continue
             if "input" not in case:
                 continue
