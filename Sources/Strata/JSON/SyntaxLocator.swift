@@ -88,32 +88,24 @@ package enum SyntaxLocator {
       }
       let escaped = bytes[index + 1]
       index += 2
-      var scalar: UInt32
-      switch escaped {
-      case UInt8(ascii: "b"): scalar = 0x08
-      case UInt8(ascii: "f"): scalar = 0x0C
-      case UInt8(ascii: "n"): scalar = 0x0A
-      case UInt8(ascii: "r"): scalar = 0x0D
-      case UInt8(ascii: "t"): scalar = 0x09
-      case UInt8(ascii: "u"):
-        guard let unit = hex4(bytes, index, stop) else {
-          scalar = 0xFFFD
-          break
-        }
+      var scalar: UInt32 = 0xFFFD
+      if let byte = JSONEscape.simple(escaped) {
+        scalar = UInt32(byte)
+      } else if escaped == UInt8(ascii: "u"), let base = bytes.baseAddress,
+        let unit = JSONEscape.hex4(base, index, stop)
+      {
         index += 4
         scalar = unit
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scalar = UInt32(escaped)
-      default: scalar = 0xFFFD
       }
       if let high = pendingHigh {
         pendingHigh = nil
-        if (0xDC00...0xDFFF).contains(scalar) {
-          append(0x10000 + ((high - 0xD800) << 10) + (scalar - 0xDC00), to: &out)
+        if JSONEscape.isLow(scalar) {
+          append(JSONEscape.pair(high, scalar), to: &out)
           continue
         }
         append(0xFFFD, to: &out)
       }
-      if (0xD800...0xDBFF).contains(scalar) {
+      if JSONEscape.isHigh(scalar) {
         pendingHigh = scalar
       } else {
         append(scalar, to: &out)
@@ -121,24 +113,6 @@ package enum SyntaxLocator {
     }
     if pendingHigh != nil { append(0xFFFD, to: &out) }
     return String(decoding: out, as: UTF8.self)
-  }
-
-  /// The value of four hex digits at `index`, or nil.
-  private static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ stop: Int) -> UInt32? {
-    guard index + 4 <= stop else { return nil }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let byte = bytes[index + offset]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
   }
 
   /// Appends the UTF-8 of a scalar value (U+FFFD for one that is not a scalar).

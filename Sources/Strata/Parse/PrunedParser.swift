@@ -399,23 +399,13 @@ struct PrunedParser {
   /// Checks the escape at `at` (a backslash); the index after it, or nil.
   private func skipEscape(_ at: Int, key: Bool) -> Int? {
     guard at + 1 < end else { return nil }
-    switch base[at + 1] {
-    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-      return at + 2
-    case UInt8(ascii: "u"):
-      guard let scalar = hex4(at + 2) else { return nil }
-      if scalar >= 0xD800 && scalar <= 0xDBFF {
-        guard at + 12 <= end, base[at + 6] == UInt8(ascii: "\\"), base[at + 7] == UInt8(ascii: "u"),
-          let low = hex4(at + 8), low >= 0xDC00 && low <= 0xDFFF
-        else { return nil }
-        return at + 12
-      }
-      if scalar >= 0xDC00 && scalar <= 0xDFFF { return nil }
-      if key && scalar == 0 { return nil }
-      return at + 6
-    default: return nil
+    let letter = base[at + 1]
+    if JSONEscape.simple(letter) != nil { return at + 2 }
+    guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, at, end) else {
+      return nil
     }
+    if key && scalar == 0 { return nil }
+    return next
   }
 
   /// The index of the first byte at or after `from` that ends a plain run of
@@ -479,29 +469,16 @@ struct PrunedParser {
       if c == UInt8(ascii: "\\") {
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
         guard index + 1 < end else { return false }
-        let e = base[index + 1]
-        index += 2
-        switch e {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(e)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-          guard var scalar = hex4(index) else { return false }
-          index += 4
-          if scalar >= 0xD800 && scalar <= 0xDBFF {
-            guard index + 6 <= end, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u"),
-              let low = hex4(index + 2), low >= 0xDC00 && low <= 0xDFFF
-            else { return false }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            index += 6
-          } else if scalar >= 0xDC00 && scalar <= 0xDFFF {
+        let letter = base[index + 1]
+        if let byte = JSONEscape.simple(letter) {
+          scratch.append(byte)
+          index += 2
+        } else {
+          guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, index, end) else {
             return false
           }
           appendUTF8(scalar)
-        default: return false
+          index = next
         }
         runStart = index
         continue
@@ -517,24 +494,6 @@ struct PrunedParser {
       return body(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count))
     }
     return scratch.withUnsafeBufferPointer(body)
-  }
-
-  @inline(__always) private func hex4(_ at: Int) -> UInt32? {
-    guard at + 4 <= end else { return nil }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let c = base[at + offset]
-      var digit: UInt32
-      switch c {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
-      default: return nil
-      }
-      value = value << 4 | digit
-      digit = 0
-    }
-    return value
   }
 
   private mutating func appendUTF8(_ scalar: UInt32) {

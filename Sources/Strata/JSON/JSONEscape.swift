@@ -1,0 +1,63 @@
+/// The escapes of JSON strings, as the byte parser (`PrunedParser`, strict)
+/// and the syntax-error locator (`SyntaxLocator`, tolerant) both read them.
+enum JSONEscape {
+  /// The byte a one-character escape stands for (`n` for `\n`, ...), or nil
+  /// when `letter` does not make one (`u` included: see `hex4`).
+  @inline(__always) static func simple(_ letter: UInt8) -> UInt8? {
+    switch letter {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return letter
+    case UInt8(ascii: "b"): return 0x08
+    case UInt8(ascii: "f"): return 0x0C
+    case UInt8(ascii: "n"): return 0x0A
+    case UInt8(ascii: "r"): return 0x0D
+    case UInt8(ascii: "t"): return 0x09
+    default: return nil
+    }
+  }
+
+  /// The value of the four hex digits at `at` (before `end`), or nil.
+  @inline(__always) static func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> UInt32? {
+    guard at >= 0, at + 4 <= end else { return nil }
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      let c = base[at + offset]
+      let digit: UInt8
+      switch c {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
+  }
+
+  /// True for the high (first) half of a surrogate pair.
+  @inline(__always) static func isHigh(_ unit: UInt32) -> Bool { unit >= 0xD800 && unit <= 0xDBFF }
+
+  /// True for the low (second) half of a surrogate pair.
+  @inline(__always) static func isLow(_ unit: UInt32) -> Bool { unit >= 0xDC00 && unit <= 0xDFFF }
+
+  /// The scalar value a surrogate pair stands for.
+  @inline(__always) static func pair(_ high: UInt32, _ low: UInt32) -> UInt32 {
+    0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+  }
+
+  /// The strict reading of the `\u` escape whose backslash is at `at`: its
+  /// scalar value and the index after it (twelve bytes for a surrogate
+  /// pair), or nil for bad hex, a lone or reversed surrogate, or text that
+  /// ends early.
+  @inline(__always) static func unicode(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> (UInt32, Int)?
+  {
+    guard let unit = hex4(base, at + 2, end) else { return nil }
+    if isHigh(unit) {
+      guard at + 12 <= end, base[at + 6] == UInt8(ascii: "\\"), base[at + 7] == UInt8(ascii: "u"),
+        let low = hex4(base, at + 8, end), isLow(low)
+      else { return nil }
+      return (pair(unit, low), at + 12)
+    }
+    if isLow(unit) { return nil }
+    return (unit, at + 6)
+  }
+}
