@@ -146,6 +146,25 @@ static inline size_t graph_occurrences(const json_t *list, const json_t *key) {
     return n;
 }
 
+/*
+ * `record` (a `model` whose `property` holds `other`, a `target`): `other`'s
+ * `back` (a list when `back_many`) must hold `own_key`, the record's key,
+ * exactly once. Returns 0, or -1 with `why` naming the pair.
+ */
+static inline int graph_held_once(json_t *record, json_t *other, const json_t *own_key, const char *back,
+                                  int back_many, const char *model, const char *property, const char *target,
+                                  char *why) {
+    json_t *list = graph_held(other, back, back_many), *pair;
+    size_t n = graph_occurrences(list, own_key);
+    json_decref(list);
+    if (n == 1)
+        return 0;
+    pair = json_pack("[O, O]", record, other);
+    graph_why(why, pair, "%s.%s holds a %s whose %s holds it %zu times", model, property, target, back, n);
+    json_decref(pair);
+    return -1;
+}
+
 /* One relationship `property` of `model` (target `target`, inverse `inverse` or NULL) over every record. */
 static inline int graph_check_relationship(const json_t *schema_doc, json_t *all, json_t *index, const char *model,
                                            const char *property, const char *target, int many, const char *inverse,
@@ -180,18 +199,10 @@ static inline int graph_check_relationship(const json_t *schema_doc, json_t *all
                 json_decref(held);
                 return -1;
             }
-            if (inverse) {
-                json_t *back = graph_held(other, inverse, inverse_many);
-                size_t n = graph_occurrences(back, own_key);
-                json_decref(back);
-                if (n != 1) {
-                    json_t *pair = json_pack("[O, O]", record, other);
-                    graph_why(why, pair, "%s.%s holds a %s whose %s holds it %zu times", model, property, target,
-                              inverse, n);
-                    json_decref(pair);
-                    json_decref(held);
-                    return -1;
-                }
+            if (inverse &&
+                graph_held_once(record, other, own_key, inverse, inverse_many, model, property, target, why) != 0) {
+                json_decref(held);
+                return -1;
             }
         }
         json_decref(held);
@@ -204,21 +215,13 @@ static inline int graph_check_relationship(const json_t *schema_doc, json_t *all
             json_t *held = graph_held(record, inverse, inverse_many), *key;
             size_t k;
             json_array_foreach(held, k, key) {
-                json_t *other = graph_find(index, model, key), *back;
-                size_t n;
+                json_t *other = graph_find(index, model, key);
                 if (other == NULL) {
                     graph_why(why, record, "%s.%s names a missing %s", target, inverse, model);
                     json_decref(held);
                     return -1;
                 }
-                back = graph_held(other, property, many);
-                n = graph_occurrences(back, own_key);
-                json_decref(back);
-                if (n != 1) {
-                    json_t *pair = json_pack("[O, O]", record, other);
-                    graph_why(why, pair, "%s.%s holds a %s whose %s holds it %zu times", target, inverse, model,
-                              property, n);
-                    json_decref(pair);
+                if (graph_held_once(record, other, own_key, property, many, target, inverse, model, why) != 0) {
                     json_decref(held);
                     return -1;
                 }

@@ -1,6 +1,11 @@
 import CJansson
 import Glibc
 
+// Long because every call of the context (import, get, count, delete,
+// related, the nested forms) takes its lock and checks its private state
+// (closed, an import running, the store) before it starts; splitting the
+// calls across files would widen that state to the whole module.
+
 /// A graph context: the uniqued records of a schema's models, in memory,
 /// or in memory and in an SQLite file (Sources/Strata/Graph/Store).
 ///

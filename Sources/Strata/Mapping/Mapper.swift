@@ -35,7 +35,7 @@ struct Mapper {
   var errors: [ErrorDetail] = []
   var steps: [PathStep] = []
   /// Inside a graph import: the relationship values of records are held
-  /// here, unmapped, for the import to resolve into records (GraphImport.swift).
+  /// here, unmapped, for the import to resolve into records (GraphImporter.swift).
   var relations: RelationCollector? = nil
   var depth = 0
   /// On the byte paths: the stand-ins of numbers outside jansson's range

@@ -1,62 +1,10 @@
 import CJansson
 
-/// What an import is asked to do besides mapping: where the records sit in
-/// the response, and which records the response replaces.
-package struct ImportRequest {
-  /// The records' location in the response (as `root` takes it), over the model's own `root`.
-  package var root: String? = nil
-  /// The orphan rule, or nil.
-  package var orphans: OrphanRule? = nil
-
-  /// An empty request.
-  package init(root: String? = nil, orphans: OrphanRule? = nil) {
-    self.root = root
-    self.orphans = orphans
-  }
-}
-
-/// Records of `model` in scope (`where`: property -> canonical value,
-/// borrowed for the call) that a response did not contain are deleted,
-/// unless `keep` says to keep one.
-package struct OrphanRule {
-  /// The model.
-  package var model: String
-  /// Property name -> the canonical value (a relationship: the key) a record must have to be in scope.
-  package var scope: [(String, JPtr)]
-  /// Called with a record about to be deleted: true keeps it.
-  package var keep: ((ModelObject) -> Bool)?
-
-  /// A rule from its parts.
-  package init(model: String, scope: [(String, JPtr)] = [], keep: ((ModelObject) -> Bool)? = nil) {
-    self.model = model
-    self.scope = scope
-    self.keep = keep
-  }
-}
-
-/// A record given no key: made fresh, reported, never an error.
-package struct ImportWarning: Sendable {
-  /// Where the record is in the input.
-  package let path: String
-  /// Its model.
-  package let model: String
-  /// One line for a person.
-  package let message: String
-}
-
-/// What an import did.
-package struct ImportOutcome {
-  /// The top-level records, in input order (a record repeated is listed at each position).
-  package let records: [ModelObject]
-  /// Records made, by model name.
-  package let created: [(String, Int)]
-  /// Records that existed and that the input gave as objects, by model name.
-  package let updated: [(String, Int)]
-  /// Records deleted (orphans), by model name.
-  package let deleted: [(String, Int)]
-  /// Records given no key.
-  package let warnings: [ImportWarning]
-}
+// Long because the importer is one pass with shared private state: the
+// records seen and updated, the input each nested record last came from,
+// and the mapper's path, which every step (objects, keys, relations,
+// attribute merges) reads and updates; splitting it across files would
+// widen all of that to the whole module.
 
 /// One import: the response mapped record by record into a transaction.
 struct GraphImporter {
@@ -689,91 +637,5 @@ struct GraphImporter {
     let key = parts.count == 1 ? parts[0] : .composite(parts)
     if let existing = transaction.lookup(object.type.keyRoot, key) { return existing }
     return transaction.create(object.type, key, object: object.copy(), isStub: false)
-  }
-}
-
-extension ImportRequest {
-  /// Reads the options object of a C or Python import (borrowed; nil for
-  /// none): `"root"` (a key path or JSON Pointer) and `"delete_orphans"`
-  /// (`{"model": name, "where": {property: value}}`); null members count as
-  /// not given. The orphan rule's `where` values are borrowed from `options`.
-  package static func read(_ options: JPtr?, keep: ((ModelObject) -> Bool)?) -> Result<
-    ImportRequest, StrataError
-  > {
-    var request = ImportRequest()
-    guard let options, !JValue.isNull(options) else { return .success(request) }
-    func refuse(_ message: String) -> Result<ImportRequest, StrataError> {
-      .failure(StrataError(code: .argument, message: message))
-    }
-    guard JValue.isObject(options) else {
-      return refuse("the import options must be an object with \"root\" and \"delete_orphans\"")
-    }
-    var problem: String? = nil
-    JValue.forEachMember(options) { keyBytes, value in
-      let key = JValue.keyString(keyBytes)
-      if JValue.isNull(value) || problem != nil { return }
-      switch key {
-      case "root":
-        if JValue.isString(value) {
-          request.root = JValue.string(value)
-        } else {
-          problem = "the option \"root\" must be a key path or a JSON Pointer (a string)"
-        }
-      case "delete_orphans":
-        guard JValue.isObject(value), let model = json_object_get(value, "model"), JValue.isString(model)
-        else {
-          problem = "the option \"delete_orphans\" must be an object with a \"model\" (and \"where\")"
-          return
-        }
-        var rule = OrphanRule(model: JValue.string(model), keep: keep)
-        JValue.forEachMember(value) { ruleKey, member in
-          switch JValue.keyString(ruleKey) {
-          case "model": return
-          case "where":
-            guard JValue.isObject(member) else {
-              problem = "\"where\" of \"delete_orphans\" must be an object of property -> value"
-              return
-            }
-            JValue.forEachMember(member) { name, scoped in rule.scope.append((JValue.keyString(name), scoped))
-            }
-          default:
-            problem =
-              "unknown member '\(JValue.keyString(ruleKey))' of \"delete_orphans\" (it takes \"model\" and \"where\")"
-          }
-        }
-        request.orphans = rule
-      default:
-        problem =
-          "unknown import option '\(key)'"
-          + Suggestion.hintOrList(for: key, among: ["root", "delete_orphans"])
-      }
-    }
-    if let problem { return refuse(problem) }
-    return .success(request)
-  }
-}
-
-extension ImportOutcome {
-  /// The counts and warnings as JSON (a new reference):
-  /// `{"created": {...}, "updated": {...}, "deleted": {...}, "warnings": [...]}`.
-  package func report() -> JPtr? {
-    guard let report = json_object() else { return nil }
-    for (name, counts) in [("created", created), ("updated", updated), ("deleted", deleted)] {
-      let object = json_object()
-      for (model, count) in counts {
-        if let object { JValue.setNew(object, model, json_integer(json_int_t(count))) }
-      }
-      JValue.setNew(report, name, object ?? json_null())
-    }
-    let list = json_array()
-    for warning in warnings {
-      guard let list, let item = json_object() else { continue }
-      JValue.setNew(item, "path", JValue.makeString(warning.path) ?? json_null())
-      JValue.setNew(item, "model", JValue.makeString(warning.model) ?? json_null())
-      JValue.setNew(item, "message", JValue.makeString(warning.message) ?? json_null())
-      _ = json_array_append_new(list, item)
-    }
-    JValue.setNew(report, "warnings", list ?? json_null())
-    return report
   }
 }
