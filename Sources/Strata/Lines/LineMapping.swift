@@ -40,7 +40,18 @@ package final class LineMapping {
 
   /// Splits and maps `bytes`; returns false as soon as `deliver` does.
   package func feed(_ bytes: UnsafeRawBufferPointer, _ deliver: (LineOutcome) -> Bool) -> Bool {
-    splitter.feed(bytes) { event in deliver(self.map(event)) }
+    let limit = splitter.limit
+    return splitter.feed(
+      bytes,
+      quick: { [self] rest, line in
+        // A record read straight into a model, its end found as it is read
+        // (no search for the newline first); anything else is declined.
+        guard
+          let (object, length) = DirectReader.line(rest, type, in: schema, plans: directPlans, limit: limit)
+        else { return .declined }
+        return .read(length: length, going: deliver(.model(object, line: line)))
+      }
+    ) { event in deliver(self.map(event)) }
   }
 
   /// Ends the input (maps a last line without "\n"); returns false if `deliver` did.

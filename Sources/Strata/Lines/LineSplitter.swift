@@ -36,14 +36,47 @@ package struct LineSplitter {
     self.limit = max(limit, 1)
   }
 
+  /// What a `quick` reader made of the bytes at the start of a line.
+  package enum QuickLine {
+    /// Not read: the line is split and handed over the ordinary way.
+    case declined
+    /// A whole line was read, `length` bytes with its "\n"; it delivered the
+    /// line's outcome itself, and `going` is false to stop.
+    case read(length: Int, going: Bool)
+  }
+
   /// Splits `bytes`, calling `emit` for each line completed in them; the
   /// start of an unfinished line is kept for the next call. Returns false as
   /// soon as `emit` does (the rest of `bytes` is then not read).
   package mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: (LineEvent) -> Bool) -> Bool {
+    feed(bytes, quick: { _, _ in .declined }, emit)
+  }
+
+  /// `feed`, offering `quick` each line that starts within `bytes` and ends
+  /// there too (the bytes from its start to the end of `bytes`, and its
+  /// number) before its newline is searched for: a reader that finds the
+  /// line's end as it reads saves the search. A line it reads must be no longer than the
+  /// limit; one it declines is split as usual.
+  package mutating func feed(
+    _ bytes: UnsafeRawBufferPointer, quick: (UnsafeBufferPointer<UInt8>, Int) -> QuickLine,
+    _ emit: (LineEvent) -> Bool
+  ) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     let count = bytes.count
     var start = 0
+    // Lines that start past the last newline end in a later chunk: not offered.
+    let lastNewline = Self.lastNewline(base.assumingMemoryBound(to: UInt8.self), count)
     while start < count {
+      if start < lastNewline, carry.isEmpty, !skipping {
+        let rest = UnsafeBufferPointer(
+          start: (base + start).assumingMemoryBound(to: UInt8.self), count: count - start)
+        if case .read(let length, let going) = quick(rest, line + 1) {
+          line += 1
+          start += length
+          if !going { return false }
+          continue
+        }
+      }
       guard let found = memchr(base + start, 0x0A, count - start) else {
         keep(base + start, count - start)
         return true
@@ -71,6 +104,26 @@ package struct LineSplitter {
     line += 1
     if count > limit { return emit(.tooLong(line: line, limit: limit)) }
     return deliver(UnsafeBufferPointer(rebasing: bytes[0..<count]), emit)
+  }
+
+  /// The index of the last "\n" of the `count` bytes at `base`, or -1:
+  /// eight bytes at a time from the end.
+  private static func lastNewline(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    var end = count
+    while end >= 8 {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))
+      let x = word ^ 0x0A0A_0A0A_0A0A_0A0A
+      // high bit of each zero byte (exact: no borrow reaches a byte above a zero one
+      // when tested byte by byte as below)
+      let zero = ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
+      if zero != 0 { return end - 8 + (63 - zero.leadingZeroBitCount) / 8 }
+      end -= 8
+    }
+    while end > 0 {
+      end -= 1
+      if base[end] == 0x0A { return end }
+    }
+    return -1
   }
 
   private mutating func keep(_ pointer: UnsafeRawPointer, _ count: Int) {

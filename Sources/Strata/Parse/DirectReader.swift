@@ -53,6 +53,34 @@ struct DirectReader {
     return object
   }
 
+  /// One line of JSON lines at the start of `bytes` (which run on past it):
+  /// an object of `type` read straight into a model, then spaces, tabs or
+  /// "\r" and the "\n" that ends the line; the model and the line's length
+  /// with its "\n". nil for anything else, to split the line the ordinary way:
+  /// an error, a value that runs over a newline (two lines, each to be
+  /// mapped alone), no newline in `bytes`, or a line longer than `limit`.
+  static func line(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
+    plans: ContiguousArray<DirectPlan?>, limit: Int
+  ) -> (ModelObject, Int)? {
+    guard let base = bytes.baseAddress, bytes.count > 0, base[0] == UInt8(ascii: "{") else { return nil }
+    var reader = DirectReader(bytes, schema, plans)
+    defer { reader.finish() }
+    guard let object = reader.root(type), !reader.parser.failed, !reader.parser.sawNewline,
+      reader.numbers.allConsumed
+    else { return nil }
+    var index = reader.parser.position
+    while index < bytes.count
+      && (base[index] == UInt8(ascii: " ") || base[index] == UInt8(ascii: "\t") || base[index] == 0x0D)
+    {
+      index += 1
+    }
+    guard index < bytes.count, base[index] == 0x0A else { return nil }
+    // the line without its "\n" (a "\r" counts), as the splitter measures it
+    guard index <= limit else { return nil }
+    return (object, index + 1)
+  }
+
   /// The models of a text that is one array of `type` objects, or nil to
   /// map it on the error-collecting path.
   static func many(_ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema)

@@ -22,6 +22,9 @@ struct PrunedParser {
   var depth = 0
   /// Set on anything the fast path does not take: the caller falls back.
   var failed = false
+  /// Set when whitespace skipped held a newline (JSON lines: a value that
+  /// runs over a line's end is two lines).
+  var sawNewline = false
   /// Where numbers outside jansson's range are noted (stand-ins built, or
   /// skipped as valid JSON); nil to fall back on them instead.
   var markers: NumberMarkers? = nil
@@ -106,7 +109,14 @@ struct PrunedParser {
   @inline(__always) mutating func skipSpace() {
     while position < end {
       let c = base[position]
-      if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { position += 1 } else { return }
+      if c == 0x20 || c == 0x0D || c == 0x09 {
+        position += 1
+      } else if c == 0x0A {
+        position += 1
+        sawNewline = true
+      } else {
+        return
+      }
     }
   }
 
