@@ -343,17 +343,27 @@ class Schema:
     ) -> Iterator[Union["Model", LineError]]:
         pending: List[Union["Model", LineError]] = []
         schema = self
+        # the callback runs once per line: names bound here, Model made inline
+        # (as Model._adopt makes it)
+        append = pending.append
+        make = object.__new__
+        bad_lines = [0]
 
         def on_model(model: int, line: int, data: Any) -> int:
             try:
-                pending.append(Model._adopt(model, schema))
+                wrapper = make(Model)
+                wrapper._handle = model
+                wrapper._schema = schema
+                wrapper._name = None
+                append(wrapper)
             except BaseException:  # pragma: no cover - out of memory
                 lib.strata_model_decref(model)
                 return 1
             return 0
 
         def on_line_error(errors: int, line: int, data: Any) -> int:
-            pending.append(LineError(line, _native.errors_of(errors)))
+            append(LineError(line, _native.errors_of(errors)))
+            bad_lines[0] += 1
             return 0
 
         model_fn = _native.LINE_MODEL_FN(on_model)
@@ -372,11 +382,15 @@ class Schema:
                     )
                 if result < 0:
                     raise MappingError(_native.last_errors(error), "cannot map lines")
-                items, pending[:] = list(pending), []
-                for item in items:
-                    if raising and isinstance(item, LineError):
-                        raise item.exception()
-                    yield item
+                items = pending[:]
+                pending.clear()
+                if raising and bad_lines[0]:
+                    for item in items:
+                        if isinstance(item, LineError):
+                            raise item.exception()
+                        yield item
+                else:
+                    yield from items
         finally:
             lib.strata_lines_free(handle)
             close = getattr(chunks, "close", None)
