@@ -92,6 +92,19 @@ static int on_model_kept(strata_model_t *model, size_t line, void *data) {
     return 0;
 }
 
+/* Checks that a timed run made `expected` models (`n`: its result), then
+   releases them; 1 with a message on stderr when it did not. */
+static int kept_release(struct kept *k, int64_t n, size_t expected, const char *what, const strata_error_t *err) {
+    size_t i;
+    int failed = n < 0 || k->count != expected;
+    if (failed)
+        fprintf(stderr, "bench_social: %s: %s (%zu models)\n", what, err->message, k->count);
+    for (i = 0; i < k->count; i++)
+        strata_model_decref(k->models[i]);
+    free(k->models);
+    return failed;
+}
+
 static int on_error(const json_t *errors, size_t line, void *data) {
     (void)data;
     fprintf(stderr, "bench_social: line %zu: %s\n", line,
@@ -205,13 +218,8 @@ int main(int argc, char **argv) {
         int64_t n = strata_map_lines_file(schema, argv[4], f, 0, on_model_kept, on_error, &k, &err);
         double t1 = now();
         fclose(f);
-        if (n < 0 || k.count != count) {
-            fprintf(stderr, "bench_social: map_lines_file (kept): %s (%zu models)\n", err.message, k.count);
+        if (kept_release(&k, n, count, "map_lines_file (kept)", &err) != 0)
             return 1;
-        }
-        for (i = 0; i < k.count; i++)
-            strata_model_decref(k.models[i]);
-        free(k.models);
         if (r >= 0)
             t[r] = t1 - t0;
     }
@@ -228,13 +236,8 @@ int main(int argc, char **argv) {
             n = strata_lines_finish(ln, on_model_kept, on_error, &k, &err);
         double t1 = now();
         strata_lines_free(ln);
-        if (n < 0 || k.count != count) {
-            fprintf(stderr, "bench_social: lines_feed: %s (%zu models)\n", err.message, k.count);
+        if (kept_release(&k, n, count, "lines_feed", &err) != 0)
             return 1;
-        }
-        for (i = 0; i < k.count; i++)
-            strata_model_decref(k.models[i]);
-        free(k.models);
         if (r >= 0)
             t[r] = t1 - t0;
     }
