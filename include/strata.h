@@ -490,6 +490,26 @@ int64_t strata_lines_feed(strata_lines_t *lines, const char *buffer, size_t leng
 int64_t strata_lines_finish(strata_lines_t *lines, strata_line_model_fn on_model,
                             strata_line_error_fn on_error, void *data, strata_error_t *error);
 
+/**
+ * strata_lines_feed() without callbacks, for bindings and loops where a call
+ * per line costs more than the line: feeds `length` bytes (borrowed; NULL
+ * only with `length` 0) and, when `finish` is non-zero, then ends the input
+ * as strata_lines_finish() does. Every line these bytes complete has an
+ * entry, in order (a blank line has none): its model, or NULL for a bad
+ * line. Bad lines never stop the call.
+ *
+ * Returns a new array of `*count` entries, each model a new reference (free
+ * the array with strata_free() and release the models with
+ * strata_model_decref()). `*bad_lines` (`bad_lines` may be NULL) receives
+ * NULL when no line was bad, otherwise a new reference to a JSON array
+ * holding, for each NULL entry in order, that line's error array (each error
+ * with "line"). Returns NULL, `*count` 0 and `*bad_lines` NULL with an
+ * "argument" error: NULL `lines` or `count`, a NULL `buffer` with a
+ * `length`, a mapper that has ended, or no memory.
+ */
+strata_model_t **strata_lines_feed_array(strata_lines_t *lines, const char *buffer, size_t length, int finish,
+                                         size_t *count, json_t **bad_lines, strata_error_t *error);
+
 /** Frees a line mapper (the lines not yet finished are dropped). NULL is ignored. */
 void strata_lines_free(strata_lines_t *lines);
 

@@ -133,6 +133,92 @@ public func strata_lines_finish(
   }
 }
 
+/// Feeds bytes to a line mapper (and, with `finish` non-zero, ends its
+/// input), handing each completed line back in one array instead of through
+/// callbacks: its model, or NULL for a bad line whose errors go, in order, to
+/// `badLines`.
+@_cdecl("strata_lines_feed_array")
+public func strata_lines_feed_array(
+  _ lines: OpaquePointer?, _ buffer: UnsafePointer<CChar>?, _ length: Int, _ finish: Int32,
+  _ count: UnsafeMutablePointer<Int>?, _ badLines: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    badLines?.pointee = nil
+    guard let stream = usable(lines, error) else { return nil }
+    guard let count else {
+      ErrorReporting.fail(.argument, "the count pointer is NULL", error)
+      return nil
+    }
+    guard buffer != nil || length == 0 else {
+      ErrorReporting.fail(.argument, "the buffer is NULL", error)
+      return nil
+    }
+    guard length >= 0 else {
+      ErrorReporting.fail(.argument, "the length is too large", error)
+      return nil
+    }
+    var collected = LineArray(keepErrors: badLines != nil)
+    if let buffer, length > 0 {
+      _ = stream.mapping.feed(UnsafeRawBufferPointer(start: buffer, count: length)) { collected.add($0) }
+    }
+    if finish != 0 {
+      _ = stream.mapping.finish { collected.add($0) }
+      stream.ended = true
+    }
+    guard let array = collected.handOver(count, badLines) else {
+      ErrorReporting.fail(.argument, "out of memory", error)
+      return nil
+    }
+    ErrorReporting.succeed(error)
+    return array
+  }
+}
+
+/// The outcomes of one strata_lines_feed_array() call, in order.
+private struct LineArray {
+  let keepErrors: Bool
+  var models: [ModelObject?] = []
+  /// One error array per bad line (created at the first), when kept.
+  var bad: UnsafeMutablePointer<json_t>? = nil
+
+  init(keepErrors: Bool) { self.keepErrors = keepErrors }
+
+  mutating func add(_ outcome: LineOutcome) -> Bool {
+    switch outcome {
+    case .model(let object, _):
+      models.append(object)
+    case .failure(let errors, _):
+      models.append(nil)
+      if keepErrors {
+        if bad == nil { bad = json_array() }
+        if let bad, let list = ErrorReporting.list(errors) { json_array_append_new(bad, list) }
+      }
+    }
+    return true
+  }
+
+  /// The malloc'd array of the handles and the error arrays, set through
+  /// the out-parameters; nil (everything released) when out of memory.
+  func handOver(
+    _ count: UnsafeMutablePointer<Int>, _ badLines: UnsafeMutablePointer<UnsafeMutablePointer<json_t>?>?
+  ) -> UnsafeMutablePointer<OpaquePointer?>? {
+    let capacity = max(models.count, 1)
+    guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else {
+      if let bad { json_decref(bad) }
+      return nil
+    }
+    let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
+    for (index, model) in models.enumerated() {
+      (array + index).initialize(to: model.map { Handles.retained($0) })
+    }
+    count.pointee = models.count
+    badLines?.pointee = bad
+    return array
+  }
+}
+
 private func usable(_ lines: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> LineStream? {
   guard let stream = LineStream.handle(lines) else {
     ErrorReporting.fail(.argument, "the line mapper is NULL", error)

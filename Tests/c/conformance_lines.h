@@ -6,8 +6,9 @@
  *
  * The text of `lines` (or the bytes of `linesHex`) is mapped onto `model`
  * with strata_map_lines() (read in chunks of 1, 7 and 65536 bytes),
- * strata_map_lines_file() (a tmpfile()) and strata_lines_feed() in pieces
- * of 3 bytes; each must give `records` (canonical dictionaries, in order) and
+ * strata_map_lines_file() (a tmpfile()), strata_lines_feed() in pieces
+ * of 3 bytes and strata_lines_feed_array() in pieces of 5 bytes (the last
+ * piece with `finish`); each must give `records` (canonical dictionaries, in order) and
  * `lineErrors` ({"line", "errors"} per bad line, in order), every error
  * carrying its "line".
  */
@@ -31,6 +32,31 @@ static int lines_collect_error(const json_t *errors, size_t line, void *data) {
     json_object_set(entry, "errors", (json_t *)errors);
     json_array_append_new(c->bad, entry);
     return 0;
+}
+
+/* Adds the entries of a strata_lines_feed_array() result to `got` (releasing
+   them); 0 when a NULL entry has no error array. */
+static int lines_collect_array(struct lines_collect *got, strata_model_t **models, size_t count, json_t *bad) {
+    size_t i, next = 0;
+    int ok = 1;
+    for (i = 0; i < count; i++) {
+        if (models[i] != NULL) {
+            lines_collect_model(models[i], 0, got);
+        } else {
+            json_t *errors = json_array_get(bad, next++);
+            if (errors == NULL)
+                ok = 0;
+            else
+                lines_collect_error(errors, (size_t)json_integer_value(
+                                                json_object_get(json_array_get(errors, 0), "line")),
+                                    got);
+        }
+    }
+    if (next != json_array_size(bad))
+        ok = 0;
+    json_decref(bad);
+    strata_free(models);
+    return ok;
 }
 
 struct lines_source {
@@ -105,7 +131,7 @@ static int run_lines_case(const char *file, const char *name, strata_schema_t *s
             bytes[i] = (char)value;
         }
     }
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < 6; i++) {
         struct lines_collect got = {json_array(), json_array()};
         int64_t made = -1;
         const char *what = "strata_map_lines";
@@ -124,6 +150,29 @@ static int run_lines_case(const char *file, const char *name, strata_schema_t *s
             }
             if (f != NULL)
                 fclose(f);
+        } else if (i == 5) {
+            strata_lines_t *lines = strata_lines_new(schema, model_name, limit, &err);
+            size_t at = 0;
+            what = "strata_lines_feed_array";
+            made = lines == NULL ? -1 : 0;
+            while (lines != NULL && made >= 0) {
+                size_t take = length - at < 5 ? length - at : 5, count = 0, k;
+                json_t *bad = NULL;
+                int last = at + take == length;
+                strata_model_t **models = strata_lines_feed_array(lines, bytes + at, take, last, &count, &bad, &err);
+                if (models == NULL) {
+                    made = -1;
+                    break;
+                }
+                for (k = 0; k < count; k++)
+                    made += models[k] != NULL;
+                if (!lines_collect_array(&got, models, count, bad))
+                    fail(file, name, "%s: the bad lines do not match the NULL entries", what);
+                at += take;
+                if (last)
+                    break;
+            }
+            strata_lines_free(lines);
         } else {
             strata_lines_t *lines = strata_lines_new(schema, model_name, limit, &err);
             size_t at = 0;

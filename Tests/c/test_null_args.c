@@ -281,6 +281,32 @@ int main(void) {
         CHECK_ARG(strata_lines_finish(lines, NULL, NULL, NULL, &err) == -1); /* ended */
         CHECK_ARG(strata_lines_feed(lines, "{}\n", 3, NULL, NULL, NULL, &err) == -1);
         strata_lines_free(lines);
+        {
+            size_t count = 7;
+            json_t *bad = json_object(), *kept = bad;
+            strata_model_t **models;
+            CHECK_ARG(strata_lines_feed_array(NULL, "{}\n", 3, 0, &count, &bad, &err) == NULL);
+            CHECK(count == 0 && bad == NULL);
+            CHECK(strata_lines_feed_array(NULL, NULL, 0, 0, NULL, NULL, NULL) == NULL);
+            lines = strata_lines_new(schema, "Issue", 0, &err);
+            CHECK(lines != NULL);
+            CHECK_ARG(strata_lines_feed_array(lines, "{}\n", 3, 0, NULL, NULL, &err) == NULL);
+            CHECK_ARG(strata_lines_feed_array(lines, NULL, 3, 0, &count, NULL, &err) == NULL);
+            CHECK_ARG(strata_lines_feed_array(lines, "{}\n", (size_t)-1, 0, &count, NULL, &err) == NULL);
+            models = strata_lines_feed_array(lines, "{}\n[\n{", 6, 0, &count, &bad, &err);
+            CHECK(models != NULL && count == 2 && models[0] != NULL && models[1] == NULL && json_array_size(bad) == 1);
+            if (models != NULL && count == 2) {
+                strata_model_decref(models[0]);
+                strata_free(models);
+            }
+            json_decref(bad);
+            models = strata_lines_feed_array(lines, NULL, 0, 1, &count, NULL, &err); /* "{" at the end: bad */
+            CHECK(models != NULL && count == 1 && models[0] == NULL);
+            strata_free(models);
+            CHECK_ARG(strata_lines_feed_array(lines, NULL, 0, 1, &count, NULL, &err) == NULL); /* ended */
+            strata_lines_free(lines);
+            json_decref(kept);
+        }
     }
 
     /* ---- responses ---- */

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime
+import io
 import json
 import os
 import pickle
@@ -55,9 +56,10 @@ def _encode(data: Any) -> bytes:
 _LINES_CHUNK = 1 << 16
 
 
-def _line_chunks(source: Any) -> Iterator[bytes]:
+def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
     """The bytes of a map_lines source, in chunks (generator; closes the
-    files it opens)."""
+    files it opens). A binary file's chunks are views of one buffer, each
+    valid until the next."""
     if isinstance(source, str):
         source = source.encode("utf-8")
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -68,6 +70,18 @@ def _line_chunks(source: Any) -> Iterator[bytes]:
     if isinstance(source, os.PathLike):
         with open(source, "rb") as file:
             yield from _line_chunks(file)
+        return
+    readinto = getattr(source, "readinto", None)
+    if callable(readinto) and not isinstance(source, io.TextIOBase):
+        # one buffer for the whole file (a new 64 KiB bytes per read makes
+        # the allocator consolidate its free lists every time)
+        buffer = bytearray(_LINES_CHUNK)
+        view = memoryview(buffer)
+        while True:
+            size = readinto(view)
+            if not size:
+                return
+            yield view[:size]
         return
     read = getattr(source, "read", None)
     if callable(read):
@@ -339,58 +353,60 @@ class Schema:
         return self._lines(handle, _line_chunks(source), on_error == "raise")
 
     def _lines(
-        self, handle: int, chunks: Iterator[bytes], raising: bool
+        self, handle: int, chunks: Iterator[Union[bytes, memoryview]], raising: bool
     ) -> Iterator[Union["Model", LineError]]:
-        pending: List[Union["Model", LineError]] = []
+        # One C call per chunk hands back the chunk's lines in an array (a
+        # callback per line would cost more than the line); the Models are
+        # made at once, as map_many makes them, so each handle has an owner.
         schema = self
-        # the callback runs once per line: names bound here, Model made inline
-        # (as Model._adopt makes it)
-        append = pending.append
         make = object.__new__
-        bad_lines = [0]
-
-        def on_model(model: int, line: int, data: Any) -> int:
-            try:
-                wrapper = make(Model)
-                wrapper._handle = model
-                wrapper._schema = schema
-                wrapper._name = None
-                append(wrapper)
-            except BaseException:  # pragma: no cover - out of memory
-                lib.strata_model_decref(model)
-                return 1
-            return 0
-
-        def on_line_error(errors: int, line: int, data: Any) -> int:
-            append(LineError(line, _native.errors_of(errors)))
-            bad_lines[0] += 1
-            return 0
-
-        model_fn = _native.LINE_MODEL_FN(on_model)
-        error_fn = _native.LINE_ERROR_FN(on_line_error)
+        count = c_size_t()
+        bad = ctypes.c_void_p()
         error = strata_error_t()
+        feed = lib.strata_lines_feed_array
         try:
             finished = False
             while not finished:
                 chunk = next(chunks, None)
                 if chunk is None:
-                    result = lib.strata_lines_finish(handle, model_fn, error_fn, None, byref(error))
                     finished = True
+                    array = feed(handle, None, 0, 1, byref(count), byref(bad), byref(error))
                 else:
-                    result = lib.strata_lines_feed(
-                        handle, chunk, len(chunk), model_fn, error_fn, None, byref(error)
-                    )
-                if result < 0:
+                    size = len(chunk)
+                    data = (ctypes.c_char * size).from_buffer(chunk) if type(chunk) is memoryview else chunk
+                    array = feed(handle, data, size, 0, byref(count), byref(bad), byref(error))
+                if not array:
                     raise MappingError(_native.last_errors(error), "cannot map lines")
-                items = pending[:]
-                pending.clear()
-                if raising and bad_lines[0]:
-                    for item in items:
-                        if isinstance(item, LineError):
-                            raise item.exception()
-                        yield item
-                else:
+                try:
+                    handles = array[: count.value]
+                finally:
+                    lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
+                items: List["Model"] = []
+                for model in handles:
+                    if model is None:
+                        continue
+                    wrapper = make(Model)
+                    wrapper._handle = model
+                    wrapper._schema = schema
+                    wrapper._name = None
+                    items.append(wrapper)
+                if not bad.value:
                     yield from items
+                    continue
+                # bad lines: a LineError in each NULL entry's place
+                failures = iter(_native.take_errors(bad.value))
+                bad.value = None
+                models = iter(items)
+                for model in handles:
+                    if model is not None:
+                        yield next(models)
+                        continue
+                    errors = next(failures, [])
+                    failure = LineError(int(errors[0].get("line", 0)) if errors else 0, errors)
+                    if raising:
+                        # the lines after it are dropped with their Models
+                        raise failure.exception()
+                    yield failure
         finally:
             lib.strata_lines_free(handle)
             close = getattr(chunks, "close", None)

@@ -312,6 +312,17 @@ def _declare(lib: ctypes.CDLL, path: Path) -> None:
     )
     fn("strata_lines_finish", c_int64, c_void_p, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p)
     fn(
+        "strata_lines_feed_array",
+        POINTER(model_p),
+        c_void_p,
+        c_char_p,
+        c_size_t,
+        c_int,
+        POINTER(c_size_t),
+        POINTER(json_p),
+        error_p,
+    )
+    fn(
         "strata_map_lines",
         c_int64,
         schema_p,
@@ -519,6 +530,12 @@ def _normalize(entry: Any) -> Dict[str, Any]:
     if isinstance(line, int):
         normal["line"] = line
     return normal
+
+
+def take_errors(handle: int) -> List[List[Dict[str, Any]]]:
+    """The error arrays of a json_t array of them (a new reference, released)."""
+    data = take_json(handle)
+    return [[_normalize(entry) for entry in errors] for errors in data if isinstance(errors, list)]
 
 
 def errors_of(handle: int) -> List[Dict[str, Any]]:
