@@ -9,10 +9,12 @@ import CJansson
 /// plan says and kept for the properties that need the object: lists of key
 /// paths, plucks, and keys read by more than one property in other ways).
 ///
-/// Only models the mapper would map member by member have one: no class
-/// cluster (the subtype is known only once its key is read), `unknownKeys:
-/// ignore`, and no host transformer (a host callback is never called for a
-/// value the reader may then read again on the DOM path).
+/// Only models the mapper would map member by member have one:
+/// `unknownKeys: ignore`, and no host transformer (a host callback is never
+/// called for a value the reader may then read again on the DOM path). A
+/// class cluster has none of its own: the reader first reads which subtype
+/// an object chooses (`PrunedParser.chosenSubtype`), then uses that
+/// subtype's plan.
 final class DirectPlan: @unchecked Sendable {
   /// What the reader does with the value of one wanted key.
   enum Entry {

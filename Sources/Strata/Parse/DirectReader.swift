@@ -130,9 +130,7 @@ struct DirectReader {
   /// and mapped by the mapper (class clusters, kept keys, ...).
   private mutating func root(_ type: ModelType) -> ModelObject? {
     guard parser.position < parser.end else { return nil }
-    if parser.base[parser.position] == UInt8(ascii: "{"), type.index < plans.count,
-      let plan = plans[type.index]
-    {
+    if parser.base[parser.position] == UInt8(ascii: "{"), let plan = directPlan(type.index) {
       return object(plan)
     }
     let want = Want.object(PlanRef(plan: schema.parsePlans.plan(type, in: schema)))
@@ -140,6 +138,24 @@ struct DirectReader {
     defer { JValue.release(value) }
     guard let object = mapper.mapRoot(value, type: type), mapper.errors.isEmpty else { return nil }
     return object
+  }
+
+  /// The direct plan for the object at `position` of model `index`: the
+  /// model's own, or for a class cluster the plan of the subtype the object
+  /// chooses (its keys read first); nil to read the object the ordinary way.
+  private mutating func directPlan(_ index: Int) -> DirectPlan? {
+    guard index < plans.count else { return nil }
+    if let own = plans[index] { return own }
+    let type = schema.models[index]
+    guard type.cluster != nil, let chosen = parser.chosenSubtype(type, in: schema), chosen.index < plans.count
+    else { return nil }
+    return plans[chosen.index]
+  }
+
+  /// True when objects of model `index` may be read directly: it has a plan
+  /// or it is a class cluster (whose subtypes may).
+  private func readsDirectly(_ index: Int) -> Bool {
+    index < plans.count && (plans[index] != nil || schema.models[index].cluster != nil)
   }
 
   // MARK: objects
@@ -302,12 +318,12 @@ struct DirectReader {
     let start = parser.position
     switch shape {
     case .model(let model):
-      if parser.base[start] == UInt8(ascii: "{"), model < plans.count, let nested = plans[model] {
+      if parser.base[start] == UInt8(ascii: "{"), let nested = directPlan(model) {
         return object(nested).map { .model($0) }
       }
     case .models(let model):
-      if parser.base[start] == UInt8(ascii: "["), model < plans.count, let nested = plans[model] {
-        switch list(nested) {
+      if parser.base[start] == UInt8(ascii: "["), readsDirectly(model) {
+        switch list(model) {
         case .read(let slot): return slot
         case .failed: return nil
         case .other: parser.position = start
@@ -357,8 +373,9 @@ struct DirectReader {
     case other
   }
 
-  /// An array of `plan`'s model, every element an object.
-  private mutating func list(_ plan: DirectPlan) -> ListOutcome {
+  /// An array of model `model`, every element an object read directly
+  /// (each choosing its subtype, for a class cluster).
+  private mutating func list(_ model: Int) -> ListOutcome {
     // as Mapper.slot for arrays: one level of the mapper's nesting
     guard mapper.canDescend() else { return .failed }
     mapper.depth += 1
@@ -374,9 +391,11 @@ struct DirectReader {
       return .read(.array(out))
     }
     while true {
-      guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "{") else {
+      guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "{"),
+        let plan = directPlan(model)
+      else {
         for slot in out { slot.release() }
-        return .other
+        return parser.failed ? .failed : .other
       }
       guard let object = object(plan) else {
         for slot in out { slot.release() }

@@ -74,3 +74,52 @@ struct DirectPlanTests {
     #expect(text.withUTF8 { DirectReader.one($0, type, in: schema) } == nil)
   }
 }
+
+/// Class clusters read directly: the subtype is read from the object first,
+/// then the object straight into the chosen model.
+struct DirectClusterTests {
+  let schema: Schema
+
+  init() throws {
+    schema = try Schema(
+      parsing: """
+        {"strata": 1, "models": {
+          "Shape": {"subtypes": {"key": "kind", "map": {"circle": "Circle", "square": "Square", "poly": "Poly"}},
+                    "properties": {"name": {"type": "string"}}},
+          "Circle": {"extends": "Shape", "properties": {"radius": {"type": "double"}}},
+          "Square": {"extends": "Shape", "unknownKeys": "reject", "properties": {"side": {"type": "int"}}},
+          "Poly": {"extends": "Shape", "subtypes": {"rules": [{"has": "points", "model": "Points"}]},
+                   "properties": {}},
+          "Points": {"extends": "Poly", "properties": {"points": {"type": "[[int]]"}}},
+          "Canvas": {"properties": {"main": {"type": "Shape"}, "shapes": {"type": "[Shape]"}}}}}
+        """)
+  }
+
+  private func direct(_ model: String, _ text: String) throws -> Model? {
+    let type = try schema.modelType(model).get()
+    var text = text
+    return text.withUTF8 { DirectReader.one($0, type, in: schema) }.map { Model($0) }
+  }
+
+  @Test func aClusterIsReadIntoTheSubtypeItsKeyChooses() throws {
+    let model = try #require(
+      try direct("Shape", #"{"name": "c", "x": {"kind": 1}, "kind": "circle", "radius": 2}"#))
+    #expect(model.name == "Circle")
+    #expect(model.dictionary["radius"] == .double(2))
+    let canvas = try #require(
+      try direct(
+        "Canvas",
+        #"{"main": {"kind": "poly", "points": [[1]]}, "shapes": [{"kind": "circle"}, {"kind": "poly", "points": []}]}"#
+      ))
+    #expect(canvas.dictionary["main"]?["$type"] == .string("Points"))
+    #expect(canvas.dictionary["shapes"]?[1]?["$type"] == .string("Points"))
+  }
+
+  @Test func aClusterThatChoosesNothingGivesUp() throws {
+    #expect(try direct("Shape", #"{"kind": "hexagon"}"#) == nil)
+    #expect(try direct("Shape", #"{"kind": "circle", "kind": 5}"#) == nil)
+    #expect(try direct("Shape", #"{"kind": "poly"}"#) == nil)
+    // Square rejects unknown keys: it has no plan, and is built as a jansson object and mapped
+    #expect(try direct("Shape", #"{"kind": "square", "side": 1}"#)?.name == "Square")
+  }
+}
