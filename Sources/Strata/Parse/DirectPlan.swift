@@ -9,12 +9,13 @@ import CJansson
 /// plan says and kept for the properties that need the object: lists of key
 /// paths, plucks, and keys read by more than one property in other ways).
 ///
-/// Only models the mapper would map member by member have one:
-/// `unknownKeys: ignore`, and no host transformer (a host callback is never
-/// called for a value the reader may then read again on the DOM path). A
-/// class cluster has none of its own: the reader first reads which subtype
-/// an object chooses (`PrunedParser.chosenSubtype`), then uses that
-/// subtype's plan.
+/// Keys the model does not map are skipped (`unknownKeys: ignore`), kept
+/// whole in the model's unknown keys (`keep`), or make the reader give up
+/// (`reject`: the mapper then reports them). Models with a host transformer
+/// have none (a host callback is never called for a value the reader may
+/// then read again on the DOM path). A class cluster has none of its own:
+/// the reader first reads which subtype an object chooses
+/// (`PrunedParser.chosenSubtype`), then uses that subtype's plan.
 final class DirectPlan: @unchecked Sendable {
   /// What the reader does with the value of one wanted key.
   enum Entry {
@@ -81,6 +82,11 @@ final class DirectPlan: @unchecked Sendable {
   /// Each property's type and rules (read per value without copying its spec).
   let types: ContiguousArray<TypeRef>
   let rules: ContiguousArray<ValueRules?>
+  /// What the model does with the keys it does not map.
+  let unknownKeys: UnknownKeys
+  /// The keys the model maps without reading them (the discriminators of
+  /// the clusters that choose it): skipped, never unknown.
+  private let quietKeys: [[UInt8]]
 
   private init(
     type: ModelType, want: ObjectWant, entries: ContiguousArray<Entry>, direct: ContiguousArray<Int>,
@@ -93,12 +99,22 @@ final class DirectPlan: @unchecked Sendable {
     self.generic = generic
     types = ContiguousArray(type.properties.map(\.type))
     rules = ContiguousArray(type.properties.map(\.rules))
+    unknownKeys = type.unknownKeys
+    let wanted = Set(want.keys)
+    quietKeys = type.mappedKeys.map { Array($0.utf8) }.filter { !wanted.contains($0) }.sorted {
+      $0.lexicographicallyPrecedes($1)
+    }
+  }
+
+  /// True when `key` (not one of `want`'s) is mapped all the same.
+  func isQuiet(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    quietKeys.contains { $0.elementsEqual(key) }
   }
 
   /// The direct plan of `type` over its parse plan `want`, or nil when the
   /// model must be mapped from a jansson object.
   static func make(_ type: ModelType, want: ObjectWant) -> DirectPlan? {
-    guard type.cluster == nil, type.unknownKeys == .ignore, !want.keepAll, want.sealed else { return nil }
+    guard type.cluster == nil, want.sealed, !want.keepAll || type.unknownKeys != .ignore else { return nil }
     for property in type.properties {
       for transformer in property.rules?.transforms ?? []
       where BuiltinTransformers.all[transformer.name] !== transformer {

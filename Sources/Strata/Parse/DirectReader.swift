@@ -172,9 +172,13 @@ struct DirectReader {
     guard parser.depth < PrunedParser.depthLimit, StackGuard.hasRoom(parser.stackLimit) else { return nil }
     var slots = ContiguousArray<Slot>(repeating: .absent, count: type.properties.count)
     var collected: JPtr? = nil
+    var unknown: JPtr? = nil
     var complete = false
     defer {
-      if !complete { for slot in slots { slot.release() } }
+      if !complete {
+        for slot in slots { slot.release() }
+        if let unknown { JValue.release(unknown) }
+      }
       if let collected { JValue.release(collected) }
     }
     parser.position += 1
@@ -215,7 +219,9 @@ struct DirectReader {
               decoded.withUnsafeBufferPointer { JValue.setMember(into, $0, value) }
             }
           }
-        } else if !parser.skip() {
+        } else if plan.unknownKeys == .ignore {
+          if !parser.skip() { return nil }
+        } else if !unknownMember(plan, key, decoded, &unknown) {
           return nil
         }
         switch parser.afterMember(closing: UInt8(ascii: "}")) {
@@ -239,7 +245,35 @@ struct DirectReader {
     }
     guard mapper.errors.isEmpty else { return nil }
     complete = true
-    return ModelObject(schema: schema, type: type, slots: slots, unknown: nil)
+    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown)
+  }
+
+  /// A member the model does not read, of a model that keeps or rejects
+  /// unknown keys (`key`: its raw range, or nil when `decoded` holds it): a
+  /// key it maps all the same is skipped, an unknown one is kept whole in
+  /// `unknown` (`keep`; the last duplicate wins in place, as in jansson's
+  /// object) or makes the reader give up (`reject`, or a kept value nested
+  /// too deep: the mapper reports them). False to give up.
+  private mutating func unknownMember(
+    _ plan: DirectPlan, _ key: Range<Int>?, _ decoded: [UInt8], _ unknown: inout JPtr?
+  ) -> Bool {
+    let quiet =
+      key.map { plan.isQuiet(UnsafeBufferPointer(start: parser.base + $0.lowerBound, count: $0.count)) }
+      ?? decoded.withUnsafeBufferPointer { plan.isQuiet($0) }
+    if quiet { return parser.skip() }
+    guard plan.unknownKeys == .keep, let value = parser.value(.all), !parser.failed else { return false }
+    guard !Nesting.exceeds(value, maxDepth - mapper.depth), let into = unknown ?? json_object() else {
+      JValue.release(value)
+      return false
+    }
+    unknown = into
+    if let key {
+      JValue.setMember(
+        into, UnsafeBufferPointer(start: parser.base + key.lowerBound, count: key.count), value)
+    } else {
+      decoded.withUnsafeBufferPointer { JValue.setMember(into, $0, value) }
+    }
+    return true
   }
 
   /// Reads the value at `position` for an object only key paths go through:

@@ -66,7 +66,9 @@ extension SchemaLoader {
   }
 
   /// A subtype chosen through a cluster of clusters carries every
-  /// discriminator on the way: `{"type": "media", "kind": "video"}`.
+  /// discriminator on the way: `{"type": "media", "kind": "video"}`. A
+  /// subtype chosen by rules carries those of its cluster (the rules' keys
+  /// are its own properties), so that its output maps back.
   func chainDiscriminators() {
     var changed = true
     var rounds = 0
@@ -74,10 +76,16 @@ extension SchemaLoader {
       changed = false
       rounds += 1
       for base in models {
-        guard case .key(let key, let table)? = base.cluster else { continue }
-        for (value, index) in table where index < models.count {
+        var links: [(target: Int, chain: [(key: Key, value: String)])] = []
+        switch base.cluster {
+        case .key(let key, let table)?:
+          for (value, index) in table { links.append((index, base.discriminators + [(key, value)])) }
+        case .rules(let rules)?:
+          for rule in rules { links.append((rule.model, base.discriminators)) }
+        case nil: continue
+        }
+        for (index, chain) in links where index < models.count {
           let target = models[index]
-          let chain = base.discriminators + [(key, value)]
           if target.discriminators.count < chain.count {
             target.discriminators = chain
             for (chainKey, _) in chain { target.mappedKeys.insert(chainKey.name) }

@@ -123,3 +123,39 @@ struct DirectClusterTests {
     #expect(try direct("Shape", #"{"kind": "square", "side": 1}"#)?.name == "Square")
   }
 }
+
+/// Models that keep or reject unknown keys read directly: kept keys in the
+/// order jansson's object gives them, a rejected one makes the reader give up.
+struct DirectUnknownKeysTests {
+  let schema: Schema
+
+  init() throws {
+    schema = try Schema(
+      parsing: """
+        {"strata": 1, "models": {
+          "Kept": {"unknownKeys": "keep", "properties": {"id": {"type": "int"}}},
+          "Strict": {"unknownKeys": "reject", "properties": {"id": {"type": "int"}}}}}
+        """)
+  }
+
+  private func direct(_ model: String, _ text: String) throws -> Model? {
+    let type = try schema.modelType(model).get()
+    #expect(schema.parsePlans.directPlans(in: schema)[type.index] != nil)
+    var text = text
+    return text.withUTF8 { DirectReader.one($0, type, in: schema) }.map { Model($0) }
+  }
+
+  @Test func keptKeysComeOutInTheDOMPathsOrder() throws {
+    let text = #"{"x": 1, "id": 2, "y": {"a": [1]}, "x": "again"}"#
+    let model = try #require(try direct("Kept", text))
+    let dom = try schema.map("Kept", from: try JSON(parsing: text))
+    let ours = try model.json.serialized()
+    #expect(ours == (try dom.json.serialized()))
+    #expect(ours == #"{"id":2,"x":"again","y":{"a":[1]}}"#)
+  }
+
+  @Test func anUnknownKeyOfARejectingModelGivesUp() throws {
+    #expect(try direct("Strict", #"{"id": 1}"#) != nil)
+    #expect(try direct("Strict", #"{"id": 1, "other": 2}"#) == nil)
+  }
+}
