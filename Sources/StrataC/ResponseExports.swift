@@ -32,10 +32,16 @@ public func strata_map_responseb(
     count?.pointee = 0
     metadata?.pointee = nil
     guard let (schema, name, count) = responseArguments(schema, model, count, error) else { return nil }
-    switch parseBuffer(buffer, length) {
-    case .success(let json):
-      defer { json_decref(json) }
-      return mapResponse(schema, name, json, options, count, metadata, error)
+    let bytes: UnsafeBufferPointer<UInt8>
+    switch checkedBuffer(buffer, length) {
+    case .success(let checked): bytes = checked
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return nil
+    }
+    switch ResponseRequest.read(options) {
+    case .success(let request):
+      return handOver(schema.mapResponseBytes(name, bytes, request), count, metadata, error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return nil
@@ -67,8 +73,17 @@ private func mapResponse(
     ErrorReporting.fail(failure, error)
     return nil
   }
+  return handOver(schema.mapResponseValue(name, response, request), count, metadata, error)
+}
+
+/// The records of a mapped response as a new array, the metadata through
+/// `metadata`; NULL after the errors.
+private func handOver(
+  _ result: Result<ResponseObjects, StrataError>, _ count: UnsafeMutablePointer<Int>,
+  _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
   let objects: ResponseObjects
-  switch schema.mapResponseValue(name, response, request) {
+  switch result {
   case .success(let mapped): objects = mapped
   case .failure(let failure):
     ErrorReporting.fail(failure, error)

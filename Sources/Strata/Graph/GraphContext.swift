@@ -481,18 +481,7 @@ extension GraphContext {
       if let text = request.root, case .success(let location) = ResponseLocation.parse(text) {
         keys = location.keys
       }
-      let plan = schema.parsePlans.plan(type, in: schema)
-      let records = Want.elements(.object(PlanRef(plan: plan)))
-      if keys.isEmpty {
-        parsed = PrunedParser.parse(bytes, records)
-      } else {
-        // The path down to the root, holding the records' plan at its end.
-        let store = WantStore()
-        let top = store.make()
-        top.insert(keys[...], records, store)
-        store.sealAll()
-        parsed = withExtendedLifetime(store) { PrunedParser.parse(bytes, .object(PlanRef(plan: top))) }
-      }
+      parsed = ResponsePlan(schema: schema, records: type, root: keys).parse(bytes)
     }
     if parsed == nil {
       switch JSONText.parse(bytes) {

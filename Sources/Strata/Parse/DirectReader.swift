@@ -13,7 +13,7 @@ import CJansson
 /// text again on the path that collects every error (`PrunedParser` and the
 /// `Mapper`, or jansson), so the errors reported are the DOM path's.
 struct DirectReader {
-  private var parser: PrunedParser
+  var parser: PrunedParser
   private var mapper: Mapper
   private let schema: Schema
   /// The direct plan of each model, by index.
@@ -21,10 +21,9 @@ struct DirectReader {
   /// An empty object, for generic properties of an object that had none of their keys.
   private var empty: JPtr? = nil
   /// Numbers outside jansson's range met (see `NumberMarkers`).
-  private let numbers = NumberMarkers()
+  let numbers = NumberMarkers()
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?)
-  {
+  init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
     parser.markers = numbers
@@ -93,7 +92,7 @@ struct DirectReader {
     return objects
   }
 
-  private mutating func finish() {
+  mutating func finish() {
     if let empty { JValue.release(empty) }
     empty = nil
   }
@@ -128,7 +127,7 @@ struct DirectReader {
 
   /// One top-level object: read directly, or built as its parse plan says
   /// and mapped by the mapper (class clusters, kept keys, ...).
-  private mutating func root(_ type: ModelType) -> ModelObject? {
+  mutating func root(_ type: ModelType) -> ModelObject? {
     guard parser.position < parser.end else { return nil }
     if parser.base[parser.position] == UInt8(ascii: "{"), let plan = directPlan(type.index) {
       return object(plan)

@@ -11,6 +11,9 @@ indirect enum Want {
   case elements(Want)
   /// An object: every key, each value as `Want` (a non-object is built whole).
   case values(Want)
+  /// The records of a response: an array, each element as `.object`; an
+  /// object, as `.object` (anything else is built whole).
+  case records(PlanRef)
 }
 
 /// A reference to an `ObjectWant` that does not keep it alive: plans of
@@ -194,6 +197,7 @@ extension Want {
         }
       }
       return .object(PlanRef(plan: merged))
+    case (.records(let x), .records(let y)) where x.plan === y.plan: return a
     case (.elements(let x), .elements(let y)): return .elements(merge(x, y, depth: depth + 1, store))
     case (.values(let x), .values(let y)): return .values(merge(x, y, depth: depth + 1, store))
     default: return .all

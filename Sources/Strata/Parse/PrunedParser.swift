@@ -142,6 +142,14 @@ struct PrunedParser {
     case .elements(let inner):
       guard base[position] == UInt8(ascii: "[") else { return whole() }
       return array(inner)
+    case .records(let reference):
+      switch base[position] {
+      case UInt8(ascii: "["): return array(.object(reference))
+      case UInt8(ascii: "{"):
+        let plan = reference.plan
+        return object { key in plan.want(key) }
+      default: return whole()
+      }
     }
   }
 

@@ -44,9 +44,9 @@ extension Schema {
   public func mapResponse(
     _ model: String, parsing text: String, root: String? = nil, meta: ResponseMeta? = nil
   ) throws(StrataError) -> Response {
-    let pointer = try JSONText.parse(text).get()
-    defer { JValue.release(pointer) }
-    return try response(mapResponseValue(model, pointer, ResponseRequest(root: root, meta: meta)))
+    var text = text
+    let request = ResponseRequest(root: root, meta: meta)
+    return try response(text.withUTF8 { mapResponseBytes(model, $0, request) })
   }
 
   private func response(_ result: Result<ResponseObjects, StrataError>) throws(StrataError) -> Response {

@@ -16,23 +16,63 @@ extension Schema {
     _ model: String, _ value: JPtr, _ request: ResponseRequest = ResponseRequest()
   ) -> Result<ResponseObjects, StrataError> {
     let type: ModelType
-    switch modelType(model) {
-    case .success(let found): type = found
-    case .failure(let error): return .failure(error)
-    }
     let shape: ResponseShape
-    switch responseShape(type, request) {
-    case .success(let found): shape = found
+    switch responseTarget(model, request) {
+    case .success(let found): (type, shape) = found
     case .failure(let error): return .failure(error)
     }
     var mapper = Mapper(schema: self, mode: .json)
-    let records = mapper.mapRecords(value, type: type, root: shape.root)
-    var metadata: ModelObject? = nil
-    if let meta = shape.meta, meta.model >= 0, meta.model < models.count {
-      metadata = mapper.mapMetadata(value, type: models[meta.model], location: meta.location)
-    }
+    let objects = mapper.mapResponse(value, type, shape)
     if !mapper.errors.isEmpty { return .failure(StrataError(mapper.errors)) }
-    return .success(ResponseObjects(records: records, metadata: metadata))
+    return .success(objects)
+  }
+
+  /// Maps an API response in UTF-8 JSON text, as `mapResponseValue` maps it
+  /// parsed: read straight into models by `DirectReader`; when that gives up
+  /// (any error), the byte parser builds only the keys down to the records
+  /// and the metadata and what their models read, and the mapper reports
+  /// every error (jansson parses anything unusual). `pruned: false` takes
+  /// the DOM path, for tests.
+  package func mapResponseBytes(
+    _ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ResponseRequest = ResponseRequest(),
+    pruned: Bool = true
+  ) -> Result<ResponseObjects, StrataError> {
+    let type: ModelType
+    let shape: ResponseShape
+    switch responseTarget(model, request) {
+    case .success(let found): (type, shape) = found
+    case .failure(let error): return .failure(error)
+    }
+    if pruned {
+      let meta = shape.meta.flatMap { spec in
+        spec.model >= 0 && spec.model < models.count ? (spec.location.keys, models[spec.model]) : nil
+      }
+      let root = shape.root?.keys ?? []
+      if let objects = DirectReader.response(bytes, type, root: root, meta: meta, in: self) {
+        return .success(objects)
+      }
+      let plan = ResponsePlan(schema: self, records: type, root: root, meta: meta)
+      let answer = withExtendedLifetime(plan) {
+        mapPruned(bytes, plan.want) { mapper, value in mapper.mapResponse(value, type, shape) }
+      }
+      if let answer { return answer }
+    }
+    switch JSONText.parse(bytes) {
+    case .success(let value):
+      defer { JValue.release(value) }
+      return mapResponseValue(model, value, request)
+    case .failure(let error): return .failure(error)
+    }
+  }
+
+  /// The record model named `model` and its response shape with the call's options.
+  private func responseTarget(_ model: String, _ request: ResponseRequest) -> Result<
+    (ModelType, ResponseShape), StrataError
+  > {
+    switch modelType(model) {
+    case .success(let type): return responseShape(type, request).map { (type, $0) }
+    case .failure(let error): return .failure(error)
+    }
   }
 
   /// The model's declared root and meta, with the call's options over them.
@@ -94,6 +134,17 @@ enum ResponseLookup {
 }
 
 extension Mapper {
+  /// Maps the records and the metadata of `response` (borrowed) as `shape`
+  /// places them; the errors are the mapper's.
+  mutating func mapResponse(_ response: JPtr, _ type: ModelType, _ shape: ResponseShape) -> ResponseObjects {
+    let records = mapRecords(response, type: type, root: shape.root)
+    var metadata: ModelObject? = nil
+    if let meta = shape.meta, meta.model >= 0, meta.model < schema.models.count {
+      metadata = mapMetadata(response, type: schema.models[meta.model], location: meta.location)
+    }
+    return ResponseObjects(records: records, metadata: metadata)
+  }
+
   /// Maps the records at `root` (nil: the whole response): an array to one
   /// record per element, an object to one record, null to none.
   mutating func mapRecords(_ response: JPtr, type: ModelType, root: ResponseLocation?) -> [ModelObject] {

@@ -159,3 +159,44 @@ struct DirectUnknownKeysTests {
     #expect(try direct("Strict", #"{"id": 1, "other": 2}"#) == nil)
   }
 }
+
+/// Responses read directly: the keys down to the root and the metadata are
+/// followed member by member (conformance `responses.json` checks the answers).
+struct DirectResponseTests {
+  let schema: Schema
+
+  init() throws {
+    schema = try Schema(
+      parsing: """
+        {"strata": 1, "models": {
+          "Item": {"root": "data.items", "meta": {"path": "data.paging", "model": "Paging"},
+                   "properties": {"id": {"type": "int", "required": true}}},
+          "Paging": {"properties": {"next": {"type": "string?"}}}}}
+        """)
+  }
+
+  private func direct(_ text: String) throws -> ResponseObjects? {
+    let type = try schema.modelType("Item").get()
+    let meta = try schema.modelType("Paging").get()
+    var text = text
+    return text.withUTF8 {
+      DirectReader.response(
+        $0, type, root: [Key("data"), Key("items")], meta: ([Key("data"), Key("paging")], meta), in: schema)
+    }
+  }
+
+  @Test func recordsAndMetadataAreReadOnTheWayDown() throws {
+    let found = try #require(
+      try direct(#"{"x": [1], "data": {"paging": {"next": "p2"}, "items": [{"id": 1}, {"id": 2, "y": 0}]}}"#))
+    #expect(found.records.count == 2)
+    #expect(found.metadata.map { Model($0).dictionary["next"] } == .string("p2"))
+  }
+
+  @Test func theLastDuplicateWinsAndAMissingRootGivesUp() throws {
+    let found = try #require(try direct(#"{"data": {"items": [{"id": 1}]}, "data": {"items": null}}"#))
+    #expect(found.records.isEmpty)
+    #expect(found.metadata == nil)
+    #expect(try direct(#"{"data": {"items": [{"id": 1}]}, "data": {}}"#) == nil)
+    #expect(try direct(#"{"data": "none"}"#) == nil)
+  }
+}
