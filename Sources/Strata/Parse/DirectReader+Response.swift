@@ -68,14 +68,7 @@ extension DirectReader {
       return true
     }
     while true {
-      guard let key = parser.memberKeyAndColon() else { return false }
-      let matching: [(keys: ArraySlice<Key>, target: Target)]
-      if let raw = key {
-        matching = Self.paths(
-          paths, at: UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
-      } else {
-        matching = parser.withString { Self.paths(paths, at: $0) }
-      }
+      guard let matching = parser.memberKey({ Self.paths(paths, at: $0) }) else { return false }
       if matching.isEmpty {
         if !parser.skip() { return false }
       } else if !member(matching, type, metaType, &found) {

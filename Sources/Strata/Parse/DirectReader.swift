@@ -310,6 +310,9 @@ struct DirectReader {
       return true
     }
     while true {
+      // written out rather than through `parser.memberKey`: this loop is
+      // hot on payloads read through key paths, and the closure measured
+      // about 1% slower on the social payload
       guard let key = parser.memberKeyAndColon() else { return false }
       let found: Int?
       if let raw = key {

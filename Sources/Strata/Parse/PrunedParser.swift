@@ -238,6 +238,15 @@ struct PrunedParser {
     return .some(key)
   }
 
+  /// Reads a member's key and colon (as `memberKeyAndColon`) and gives what
+  /// `lookup` says of the key's bytes: the input's own, or the decoded copy
+  /// (valid only during the call). nil on anything wrong.
+  @inline(__always) mutating func memberKey<R>(_ lookup: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    guard let key = memberKeyAndColon() else { return nil }
+    if let raw = key { return lookup(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count)) }
+    return withString(lookup)
+  }
+
   /// An array, every element built as `want`.
   private mutating func array(_ want: Want) -> JPtr? {
     depth += 1

@@ -56,14 +56,7 @@ extension PrunedParser {
     skipSpace()
     if position < end && base[position] == UInt8(ascii: "}") { return (0, nil) }
     while true {
-      guard let key = memberKeyAndColon() else { return nil }
-      let match: Int?
-      if let raw = key {
-        match = Self.position(
-          of: UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count), in: keys)
-      } else {
-        match = withString { Self.position(of: $0, in: keys) }
-      }
+      guard let match = memberKey({ Self.position(of: $0, in: keys) }) else { return nil }
       if let match {
         present |= 1 << UInt64(match)
         if match == wanted {
