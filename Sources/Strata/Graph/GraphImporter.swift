@@ -43,40 +43,18 @@ struct GraphImporter {
   /// Imports the records of `type` in `response` at `root`; nil after errors (in `mapper.errors`).
   mutating func importResponse(_ response: JPtr, type: ModelType, root: ResponseLocation?) -> [GraphRecord]? {
     let location = root ?? ResponseLocation(keys: [], text: "")
-    let place = location.text.isEmpty ? "the whole response" : "the root '\(location.text)'"
-    let value: JPtr
-    switch ResponseLookup.find(location, in: response) {
-    case .found(let found): value = found
-    case .throughNull: return []
-    case .missing(let count):
-      let key = location.keys.dropFirst(count - 1).first?.name ?? ""
-      mapper.errors.append(
-        ErrorDetail(
-          path: location.pointer(count), model: type.name, code: .missing,
-          message: "the response has no key '\(key)': \(place) of the '\(type.name)' records is missing"))
-      return nil
-    case .blocked(let count, let through):
-      mapper.errors.append(
-        ErrorDetail(
-          path: location.pointer(count), model: type.name, code: .path,
-          message:
-            "\(place) of the '\(type.name)' records runs through \(JValue.typeName(through)), not an object"))
-      return nil
-    }
+    let found = RecordsRoot.find(location, in: response, type: type)
     mapper.steps = location.keys.map { PathStep.name($0.name) }
-    if JValue.isNull(value) { return [] }
-    if JValue.isObject(value) {
-      guard let record = importObject(value, type, parent: nil) else { return nil }
-      return [record]
-    }
-    guard JValue.isArray(value) else {
-      mapper.errors.append(
-        ErrorDetail(
-          path: location.pointer(location.keys.count), model: type.name, code: .type,
-          message:
-            "expected an array or an object of '\(type.name)' records at \(place), found \(JValue.typeName(value))"
-        ))
+    let value: JPtr
+    switch found {
+    case .none: return []
+    case .failed(let detail):
+      mapper.errors.append(detail)
       return nil
+    case .object(let object):
+      guard let record = importObject(object, type, parent: nil) else { return nil }
+      return [record]
+    case .array(let array): value = array
     }
     let base = mapper.steps.count
     var records: [GraphRecord] = []

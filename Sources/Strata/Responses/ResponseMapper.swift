@@ -133,6 +133,49 @@ enum ResponseLookup {
   }
 }
 
+/// What a response holds at the root of its records.
+enum RecordsRoot {
+  /// No records: null there, or null on the way.
+  case none
+  /// One record.
+  case object(JPtr)
+  /// An array of records.
+  case array(JPtr)
+  /// Why there are none: a missing root (`missing`), a root through a
+  /// non-object (`path`), a root holding neither (`type`).
+  case failed(ErrorDetail)
+
+  /// The records of `type` at `location` in `response` (borrowed).
+  static func find(_ location: ResponseLocation, in response: JPtr, type: ModelType) -> RecordsRoot {
+    let place = location.text.isEmpty ? "the whole response" : "the root '\(location.text)'"
+    switch ResponseLookup.find(location, in: response) {
+    case .throughNull: return .none
+    case .missing(let count):
+      let key = location.keys.dropFirst(count - 1).first?.name ?? ""
+      return .failed(
+        ErrorDetail(
+          path: location.pointer(count), model: type.name, code: .missing,
+          message: "the response has no key '\(key)': \(place) of the '\(type.name)' records is missing"))
+    case .blocked(let count, let through):
+      return .failed(
+        ErrorDetail(
+          path: location.pointer(count), model: type.name, code: .path,
+          message:
+            "\(place) of the '\(type.name)' records runs through \(JValue.typeName(through)), not an object"))
+    case .found(let value):
+      if JValue.isNull(value) { return .none }
+      if JValue.isObject(value) { return .object(value) }
+      if JValue.isArray(value) { return .array(value) }
+      return .failed(
+        ErrorDetail(
+          path: location.pointer(location.keys.count), model: type.name, code: .type,
+          message:
+            "expected an array or an object of '\(type.name)' records at \(place), found \(JValue.typeName(value))"
+        ))
+    }
+  }
+}
+
 extension Mapper {
   /// Maps the records and the metadata of `response` (borrowed) as `shape`
   /// places them; the errors are the mapper's.
@@ -149,42 +192,18 @@ extension Mapper {
   /// record per element, an object to one record, null to none.
   mutating func mapRecords(_ response: JPtr, type: ModelType, root: ResponseLocation?) -> [ModelObject] {
     let location = root ?? ResponseLocation(keys: [], text: "")
-    let place = location.text.isEmpty ? "the whole response" : "the root '\(location.text)'"
-    let value: JPtr
-    switch ResponseLookup.find(location, in: response) {
-    case .found(let found): value = found
-    case .throughNull: return []
-    case .missing(let count):
-      let key = location.keys.dropFirst(count - 1).first?.name ?? ""
-      errors.append(
-        ErrorDetail(
-          path: location.pointer(count), model: type.name, code: .missing,
-          message: "the response has no key '\(key)': \(place) of the '\(type.name)' records is missing"))
-      return []
-    case .blocked(let count, let through):
-      errors.append(
-        ErrorDetail(
-          path: location.pointer(count), model: type.name, code: .path,
-          message:
-            "\(place) of the '\(type.name)' records runs through \(JValue.typeName(through)), not an object"))
-      return []
-    }
+    let found = RecordsRoot.find(location, in: response, type: type)
     let saved = steps
     defer { steps = saved }
     steps += location.keys.map { PathStep.name($0.name) }
-    if JValue.isNull(value) { return [] }
-    if JValue.isObject(value) {
-      guard let record = mapRoot(value, type: type) else { return [] }
-      return [record]
-    }
-    guard JValue.isArray(value) else {
-      errors.append(
-        ErrorDetail(
-          path: location.pointer(location.keys.count), model: type.name, code: .type,
-          message:
-            "expected an array or an object of '\(type.name)' records at \(place), found \(JValue.typeName(value))"
-        ))
+    let value: JPtr
+    switch found {
+    case .none: return []
+    case .failed(let detail):
+      errors.append(detail)
       return []
+    case .object(let object): return mapRoot(object, type: type).map { [$0] } ?? []
+    case .array(let array): value = array
     }
     let count = json_array_size(value)
     var records: [ModelObject] = []
