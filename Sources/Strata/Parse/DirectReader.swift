@@ -43,12 +43,9 @@ struct DirectReader {
     var reader = DirectReader(bytes, schema, plans)
     defer { reader.finish() }
     reader.parser.skipSpace()
-    guard let object = reader.root(type) else { return nil }
+    guard let object = reader.cleanRoot(type) else { return nil }
     reader.parser.skipSpace()
-    guard reader.parser.position == reader.parser.end, !reader.parser.failed, reader.numbers.allConsumed
-    else {
-      return nil
-    }
+    guard reader.parser.position == reader.parser.end else { return nil }
     return object
   }
 
@@ -65,9 +62,7 @@ struct DirectReader {
     guard let base = bytes.baseAddress, bytes.count > 0, base[0] == UInt8(ascii: "{") else { return nil }
     var reader = DirectReader(bytes, schema, plans)
     defer { reader.finish() }
-    guard let object = reader.root(type), !reader.parser.failed, !reader.parser.sawNewline,
-      reader.numbers.allConsumed
-    else { return nil }
+    guard let object = reader.cleanRoot(type), !reader.parser.sawNewline else { return nil }
     var index = reader.parser.position
     while index < bytes.count
       && (base[index] == UInt8(ascii: " ") || base[index] == UInt8(ascii: "\t") || base[index] == 0x0D)
@@ -90,6 +85,14 @@ struct DirectReader {
     defer { reader.finish() }
     guard let objects = reader.rootArray(type), reader.numbers.allConsumed else { return nil }
     return objects
+  }
+
+  /// The top-level object of `type` (`root`), kept only when the text read
+  /// without a parse failure and every number outside jansson's range was
+  /// taken by a property that reports it: the check `one` and `line` share.
+  private mutating func cleanRoot(_ type: ModelType) -> ModelObject? {
+    guard let object = root(type), !parser.failed, numbers.allConsumed else { return nil }
+    return object
   }
 
   mutating func finish() {
