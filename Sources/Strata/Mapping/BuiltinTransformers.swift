@@ -24,41 +24,67 @@ enum BuiltinTransformers {
   /// A scalar transformer lifted over arrays and objects: each element or
   /// member is transformed (null ones kept); a failure names its element.
   static func each(_ scalar: @escaping (JPtr) -> TransformOutcome) -> (JPtr) -> TransformOutcome {
-    func apply(_ value: JPtr) -> TransformOutcome {
-      if JValue.isNull(value) { return .value(json_null()) }
+    // One path of keys, pushed and popped on the way down; a failure copies
+    // it once. (Prefixing every failure's path at every level on the way up
+    // made a few kilobytes of deeply nested bad values take seconds.)
+    func walk(_ value: JPtr, _ path: inout [String], _ failures: inout [TransformFailure]) -> JPtr? {
+      if JValue.isNull(value) { return json_null() }
       if JValue.isArray(value) {
-        guard let out = json_array() else { return .failure("out of memory") }
-        var failures: [TransformFailure] = []
+        guard let out = json_array() else { return failed("out of memory", path, &failures) }
+        var complete = true
         for position in 0..<json_array_size(value) {
           guard let element = json_array_get(value, position) else { continue }
-          switch apply(element) {
-          case .value(let item): _ = json_array_append_new(out, item)
-          case .failed(let found):
-            failures += found.map { TransformFailure(message: $0.message, at: [String(position)] + $0.at) }
+          path.append(String(position))
+          if let item = walk(element, &path, &failures) {
+            if complete { _ = json_array_append_new(out, item) } else { JValue.release(item) }
+          } else {
+            complete = false
           }
+          path.removeLast()
         }
-        if failures.isEmpty { return .value(out) }
+        if complete { return out }
         JValue.release(out)
-        return .failed(failures)
+        return nil
       }
       if JValue.isObject(value) {
-        guard let out = json_object() else { return .failure("out of memory") }
-        var failures: [TransformFailure] = []
+        guard let out = json_object() else { return failed("out of memory", path, &failures) }
+        var complete = true
         JValue.forEachMember(value) { key, member in
-          switch apply(member) {
-          case .value(let item): JValue.setMember(out, key, item)
-          case .failed(let found):
-            let name = JValue.keyString(key)
-            failures += found.map { TransformFailure(message: $0.message, at: [name] + $0.at) }
+          path.append(JValue.keyString(key))
+          if let item = walk(member, &path, &failures) {
+            if complete { JValue.setMember(out, key, item) } else { JValue.release(item) }
+          } else {
+            complete = false
           }
+          path.removeLast()
         }
-        if failures.isEmpty { return .value(out) }
+        if complete { return out }
         JValue.release(out)
-        return .failed(failures)
+        return nil
       }
-      return scalar(value)
+      switch scalar(value) {
+      case .value(let item): return item
+      case .failed(let found):
+        for failure in found {
+          failures.append(TransformFailure(message: failure.message, at: path + failure.at))
+        }
+        return nil
+      }
     }
-    return apply
+    return { value in
+      var path: [String] = []
+      var failures: [TransformFailure] = []
+      if let out = walk(value, &path, &failures) { return .value(out) }
+      return .failed(failures)
+    }
+  }
+
+  /// Notes a failure at `path`; nil, for `walk` to return.
+  private static func failed(_ message: String, _ path: [String], _ failures: inout [TransformFailure])
+    -> JPtr?
+  {
+    failures.append(TransformFailure(message: message, at: path))
+    return nil
   }
 
   private static func expectedString(_ value: JPtr) -> TransformOutcome {
