@@ -301,6 +301,13 @@ struct JSONSchemaExporter {
   /// The schema of a scalar (or `json`) value.
   private func leafSchema(_ type: TypeRef, _ rules: ValueRules?) -> JSON {
     if !canonical, let rules, let first = rules.transforms.first {
+      if case .json = type, Schema.isBuiltinTransformer(first.name) {
+        // A built-in transformer reads each leaf of a `json` value, at any depth.
+        return .object([
+          "$comment": .string(
+            "read by the '\(first.name)' transformer: any JSON, each leaf read by it (nulls kept)")
+        ])
+      }
       return transformedSchema(first.name)
     }
     if let enumMap = rules?.enumMap {
