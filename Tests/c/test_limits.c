@@ -822,6 +822,104 @@ static void test_big_string(void) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* JSON lines longer than the read buffer (256 KiB) and than the limit.       */
+
+/* Each line's string length (models) or -1 (errors), by line number. */
+struct long_lines {
+    long lengths[8];
+    int codes[8];
+};
+
+static int long_line_model(strata_model_t *model, size_t line, void *data) {
+    struct long_lines *seen = data;
+    json_t *s = strata_model_get(model, "s", NULL);
+    if (line < 8)
+        seen->lengths[line] = s ? (long)json_string_length(s) : -2;
+    json_decref(s);
+    strata_model_decref(model);
+    return 0;
+}
+
+static int long_line_error(const json_t *errors, size_t line, void *data) {
+    struct long_lines *seen = data;
+    const char *code = json_string_value(json_object_get(json_array_get(errors, 0), "code"));
+    if (line < 8) {
+        seen->lengths[line] = -1;
+        seen->codes[line] = code != NULL && strcmp(code, "syntax") == 0;
+    }
+    return 0;
+}
+
+struct long_source {
+    const char *bytes;
+    size_t length, at, piece;
+};
+
+static size_t long_read(void *buffer, size_t size, void *data) {
+    struct long_source *s = data;
+    size_t n = s->length - s->at;
+    if (n > size)
+        n = size;
+    if (n > s->piece)
+        n = s->piece;
+    memcpy(buffer, s->bytes + s->at, n);
+    s->at += n;
+    return n;
+}
+
+static void test_long_lines(void) {
+    static const long sizes[] = {1, 600000, 1, 1500000, 300000, 262140, 1};
+    strata_schema_t *schema = load("{\"strata\": 1, \"models\": {\"S\": {\"properties\": {\"s\": {\"type\": \"string\"}}}}}");
+    struct text t = {NULL, 0, 0};
+    size_t pieces[] = {4096, 300000, 1 << 20, (size_t)-1};
+    size_t i, k;
+    if (schema == NULL) {
+        CHECK(schema != NULL);
+        return;
+    }
+    /* seven lines; line 4 (1.5 MB) is over the 1,000,000-byte limit; the last has no "\n" */
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char *run = xmalloc((size_t)sizes[i] + 1);
+        memset(run, 'a' + (int)i, (size_t)sizes[i]);
+        run[sizes[i]] = '\0';
+        append(&t, "{\"s\": \"%s\"}%s", run, i + 1 < sizeof sizes / sizeof sizes[0] ? "\n" : "");
+        free(run);
+    }
+    for (k = 0; k < 5; k++) {
+        struct long_lines seen;
+        strata_error_t err;
+        int64_t made;
+        memset(&seen, 0, sizeof seen);
+        if (k < 4) {
+            struct long_source source = {t.data, t.length, 0, pieces[k]};
+            made = strata_map_lines(schema, "S", long_read, &source, 1000000, long_line_model, long_line_error,
+                                    &seen, &err);
+        } else {
+            FILE *f = tmpfile();
+            made = -1;
+            if (f != NULL && fwrite(t.data, 1, t.length, f) == t.length) {
+                rewind(f);
+                made = strata_map_lines_file(schema, "S", f, 1000000, long_line_model, long_line_error, &seen,
+                                             &err);
+            }
+            if (f != NULL)
+                fclose(f);
+        }
+        CHECK(made == 6);
+        for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            if (i == 3) {
+                CHECK(seen.lengths[i + 1] == -1 && seen.codes[i + 1] == 1);
+            } else if (seen.lengths[i + 1] != sizes[i]) {
+                CHECK(seen.lengths[i + 1] == sizes[i]);
+                fprintf(stderr, "  (reading %zu: line %zu gave %ld)\n", k, i + 1, seen.lengths[i + 1]);
+            }
+        }
+    }
+    free(t.data);
+    strata_schema_decref(schema);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Integers outside 64 bits.                                                  */
 
 static void test_big_integers(void) {
@@ -1339,6 +1437,7 @@ static const struct scenario scenarios[] = {
     {"many-models-wide", test_many_models_wide, 120, NULL},
     {"big-string", test_big_string, 120, NULL},
     {"big-integers", test_big_integers, 120, NULL},
+    {"long-lines", test_long_lines, 120, NULL},
     {"invalid-utf8", test_invalid_utf8, 120, NULL},
     {"nul-in-string", test_nul_in_string, 120, NULL},
     {"small-stack-map", test_small_stack_map, 120, NULL},

@@ -172,7 +172,7 @@ struct DirectReader {
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit, StackGuard.hasRoom(parser.stackLimit) else { return nil }
-    var slots = ContiguousArray<Slot>(repeating: .absent, count: type.properties.count)
+    var slots = Slot.absentSlots(type.properties.count)
     var collected: JPtr? = nil
     var unknown: JPtr? = nil
     var complete = false

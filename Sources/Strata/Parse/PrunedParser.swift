@@ -644,10 +644,13 @@ struct PrunedParser {
       return build ? json_integer(value) : nil
     }
     if !build && (markers != nil || (!hasExponent && length < 300)) { return nil }
-    // strtod on a NUL-terminated copy, as jansson does
-    var text = [CChar](repeating: 0, count: length + 1)
-    for offset in 0..<length { text[offset] = CChar(bitPattern: base[start + offset]) }
-    let real = strtod(text, nil)
+    // strtod on a NUL-terminated copy, as jansson does (on the stack: no allocation)
+    let real = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+      guard let copy = text.baseAddress else { return 0 }
+      UnsafeMutableRawPointer(copy).copyMemory(from: base + start, byteCount: length)
+      copy[length] = 0
+      return strtod(copy, nil)
+    }
     if real.isInfinite { return outOfRange(start, index, build: build, integer: false) }
     return build ? json_real(real) : nil
   }
