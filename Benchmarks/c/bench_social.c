@@ -9,6 +9,10 @@
  * Rows (best and median of REPETITIONS after one warm-up):
  *   json_loadb          jansson, bytes -> DOM (the yardstick)
  *   strata_map_manyb    bytes -> models in one call
+ *   map_manyb_file      the array read whole through a FILE * (fmemopen, one
+ *                       fread into a buffer, as a program reading a file
+ *                       does), then strata_map_manyb: the yardstick of the
+ *                       FILE * rows below, which pay the same copy
  *   strata_map_many     DOM -> models (the DOM path, parse not counted)
  *   map_lines_file      the same records one per line (LINES), from memory
  *                       through a FILE * (fmemopen), each model freed as it comes
@@ -17,7 +21,8 @@
  *   lines_feed_kept     the same records handed to strata_lines_feed in one
  *                       piece (no copy through a FILE *), models kept
  * Output: one fact a line, "time KEY BEST MEDIAN REPS", for Benchmarks/run.py
- * style tables (scripts/bench prints it as it is).
+ * style tables (scripts/bench prints it as it is), then "ratio A/B X" lines:
+ * the JSON lines rows against the array (issue 14's target: within 1.2x).
  */
 #define _GNU_SOURCE
 #include <jansson.h>
@@ -57,9 +62,11 @@ static int cmp(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void report(const char *key, double *t, int n, size_t bytes) {
+/* Prints one row; returns the best time. */
+static double report(const char *key, double *t, int n, size_t bytes) {
     qsort(t, (size_t)n, sizeof *t, cmp);
     printf("time %s %.6f %.6f %d  (%.1f MB/s)\n", key, t[0], t[n / 2], n, (double)bytes / 1e6 / t[0]);
+    return t[0];
 }
 
 static int on_model(strata_model_t *model, size_t line, void *data) {
@@ -118,7 +125,7 @@ int main(int argc, char **argv) {
     strata_error_t err;
     strata_schema_t *schema;
     int reps, r;
-    double *t;
+    double *t, best_manyb, best_manyb_file, best_lines_file, best_lines_kept, best_feed_kept;
     if (argc < 5) {
         fprintf(stderr, "usage: %s PAYLOAD LINES SCHEMA MODEL [REPETITIONS]\n", argv[0]);
         return 2;
@@ -167,8 +174,31 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    report("social_strata_map_manyb", t, reps, len);
+    best_manyb = report("social_strata_map_manyb", t, reps, len);
     printf("info social_models %zu\n", count);
+
+    /* the array read whole through a FILE *, then strata_map_manyb */
+    for (r = -1; r < reps; r++) {
+        FILE *f = fmemopen(buf, len, "rb");
+        double t0 = now();
+        char *copy = malloc(len);
+        size_t got = copy != NULL && f != NULL ? fread(copy, 1, len, f) : 0;
+        strata_model_t **ms = got == len ? strata_map_manyb(schema, argv[4], copy, len, &count, &err) : NULL;
+        double t1 = now();
+        free(copy);
+        if (f != NULL)
+            fclose(f);
+        if (ms == NULL) {
+            fprintf(stderr, "bench_social: map_manyb (FILE *): %s\n", err.message);
+            return 1;
+        }
+        for (i = 0; i < count; i++)
+            strata_model_decref(ms[i]);
+        strata_free(ms);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    best_manyb_file = report("social_strata_map_manyb_file", t, reps, len);
 
     /* strata_map_many on a parsed DOM */
     {
@@ -207,7 +237,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    report("social_strata_map_lines_file", t, reps, lines_len);
+    best_lines_file = report("social_strata_map_lines_file", t, reps, lines_len);
 
     /* the same, each model kept as the array keeps them (freed after timing):
        the same work as strata_map_manyb above, record for record */
@@ -223,7 +253,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    report("social_strata_map_lines_kept", t, reps, lines_len);
+    best_lines_kept = report("social_strata_map_lines_kept", t, reps, lines_len);
 
     /* the same records fed from memory in one piece (strata_lines_feed: no
        copy through a FILE *), each model kept as above */
@@ -241,7 +271,15 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    report("social_strata_lines_feed_kept", t, reps, lines_len);
+    best_feed_kept = report("social_strata_lines_feed_kept", t, reps, lines_len);
+
+    /* JSON lines against the array: from memory against from memory, and
+       through a FILE * against the array read through a FILE * */
+    printf("ratio lines_feed_kept/map_manyb %.2f\n", best_feed_kept / best_manyb);
+    printf("ratio map_lines_kept/map_manyb_file %.2f\n", best_lines_kept / best_manyb_file);
+    printf("ratio map_lines_file/map_manyb_file %.2f\n", best_lines_file / best_manyb_file);
+    printf("ratio map_lines_kept/map_manyb %.2f\n", best_lines_kept / best_manyb);
+    printf("ratio map_lines_file/map_manyb %.2f\n", best_lines_file / best_manyb);
 
     strata_schema_decref(schema);
     free(buf);

@@ -109,7 +109,7 @@ struct GraphImporter {
     mapper.clearsNull = false
     guard let mapped else { return nil }
     // Take the relationship values out: the record holds links, not slots.
-    var held = ContiguousArray<Slot>(repeating: .absent, count: chosen.properties.count)
+    var held = Slot.absentSlots(chosen.properties.count)
     for index in chosen.relations where index < mapped.slots.count {
       held[index] = mapped.slots[index]
       mapped.slots[index] = .absent
@@ -339,7 +339,7 @@ struct GraphImporter {
   mutating func reference(_ value: JPtr, _ type: ModelType) -> GraphRecord? {
     guard let (key, targets) = bareKey(value, type) else { return nil }
     if let existing = transaction.lookup(type.keyRoot, key) { return existing }
-    var slots = ContiguousArray<Slot>(repeating: .absent, count: type.properties.count)
+    var slots = Slot.absentSlots(type.properties.count)
     if case .composite(let parts) = key, type.primaryKey.count > 1 {
       for (position, index) in type.primaryKey.enumerated()
       where targets[index] == nil && position < parts.count {
@@ -542,7 +542,7 @@ struct GraphImporter {
     if chosen !== model {
       if chosen.isSelfOrDescendant(of: model) {
         // The input refines the record's model: carry its values over by name.
-        var slots = ContiguousArray<Slot>(repeating: .absent, count: chosen.properties.count)
+        var slots = Slot.absentSlots(chosen.properties.count)
         for (index, spec) in chosen.properties.enumerated() {
           if let old = target.type.propertyIndex[spec.name], old < target.slots.count {
             slots[index] = target.slots[old].shared()
