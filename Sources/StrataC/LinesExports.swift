@@ -289,31 +289,20 @@ private func makeMapping(
   }
 }
 
-/// Reads chunks with `read` (bytes read, 0 at the end, -1 on error) and maps
-/// them. The unfinished line at the end of a chunk is moved to the front of
-/// the buffer and the next read lands after it, so every line shorter than
-/// the buffer is read in place (a line longer than it is gathered by the
-/// splitter). The buffer is small enough to stay in the core's cache: the
-/// bytes a read copies in are still there when they are scanned
-/// (Benchmarks/README.md, "JSON lines").
+/// Reads with `read` (bytes read, 0 at the end, -1 on error) into a
+/// `LineReadBuffer` and maps the lines.
 private func pump(
   _ mapping: LineMapping, _ onModel: LineModelFunction?, _ onError: LineErrorFunction?,
   _ data: UnsafeMutableRawPointer?, _ error: UnsafeMutableRawPointer?,
   _ read: (UnsafeMutableRawPointer, Int) -> Int
 ) -> Int64 {
-  let size = pumpBufferSize
-  guard let buffer = malloc(size) else {
-    ErrorReporting.fail(.io, "out of memory", error)
-    return -1
-  }
-  defer { free(buffer) }
+  let buffer = LineReadBuffer()
   var delivery = Delivery(onModel: onModel, onError: onError, data: data)
-  // bytes of an unfinished line held at the front of the buffer
-  var held = 0
   while true {
-    let room = size - held
-    let count = read(buffer + held, room)
-    if count < 0 || count > room {
+    let room = buffer.room
+    guard let start = room.baseAddress else { break }
+    let count = read(start, room.count)
+    if count < 0 || count > room.count {
       let line = mapping.line + 1
       let message =
         count == -1
@@ -323,36 +312,12 @@ private func pump(
       return -1
     }
     if count == 0 {
-      if held > 0, !mapping.feed(UnsafeRawBufferPointer(start: buffer, count: held), { delivery.deliver($0) })
-      {
-        break
+      if buffer.finish({ mapping.feed($0) { delivery.deliver($0) } }) {
+        _ = mapping.finish { delivery.deliver($0) }
       }
-      _ = mapping.finish { delivery.deliver($0) }
       break
     }
-    let filled = held + count
-    // Feed up to the last newline read; a line filling the whole buffer goes to the splitter.
-    let end: Int
-    if let newline = lastNewline(buffer, from: held, to: filled) {
-      end = newline + 1
-    } else if filled < size {
-      held = filled
-      continue
-    } else {
-      end = filled
-    }
-    if !mapping.feed(UnsafeRawBufferPointer(start: buffer, count: end), { delivery.deliver($0) }) { break }
-    held = filled - end
-    if held > 0 { memmove(buffer, buffer + end, held) }
+    if !buffer.add(count, { mapping.feed($0) { delivery.deliver($0) } }) { break }
   }
   return delivery.finish(error)
-}
-
-/// The read buffer of `pump`: 256 KiB (measured in Benchmarks/README.md).
-private let pumpBufferSize = 256 << 10
-
-/// The offset of the last "\n" in `buffer[from..<to]`, or nil.
-private func lastNewline(_ buffer: UnsafeMutableRawPointer, from: Int, to: Int) -> Int? {
-  let found = LineSplitter.lastNewline((buffer + from).assumingMemoryBound(to: UInt8.self), to - from)
-  return found < 0 ? nil : from + found
 }

@@ -52,7 +52,8 @@ public struct LineMapper: IteratorProtocol, Sequence {
   private var pending: [(result: Result<Model, LineError>, line: Int)] = []
   private var position = 0
   private var ended = false
-  private var chunk: [UInt8]
+  /// The read buffer of a byte source.
+  private let buffer: LineReadBuffer?
 
   /// Maps the bytes that `read` gives onto models named `model`. `read`
   /// fills as much of the buffer as it likes and returns the number of
@@ -66,7 +67,7 @@ public struct LineMapper: IteratorProtocol, Sequence {
   ) throws(StrataError) {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
     source = .reader(read)
-    chunk = [UInt8](repeating: 0, count: 1 << 16)
+    buffer = LineReadBuffer()
   }
 
   /// Maps each element of `lines` as one line (a trailing "\n" or "\r\n" is
@@ -76,7 +77,7 @@ public struct LineMapper: IteratorProtocol, Sequence {
   ) throws(StrataError) where Lines.Element: StringProtocol {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
     source = .lines(AnyIterator(lines.lazy.map { Array($0.utf8) }.makeIterator()))
-    chunk = []
+    buffer = nil
   }
 
   /// Maps each element of `lines`, UTF-8 bytes, as one line.
@@ -86,7 +87,7 @@ public struct LineMapper: IteratorProtocol, Sequence {
   ) throws(StrataError) where Lines.Element == [UInt8] {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
     source = .lines(AnyIterator(lines.makeIterator()))
-    chunk = []
+    buffer = nil
   }
 
   /// The number of the line of the element `next()` returned last (0 before the first).
@@ -125,17 +126,17 @@ public struct LineMapper: IteratorProtocol, Sequence {
         ended = true
       }
     case .reader(let read):
+      guard let buffer else { return }
+      let room = buffer.room
       var count = 0
       var failure: String? = nil
-      chunk.withUnsafeMutableBytes { buffer in
-        do {
-          count = try read(buffer)
-        } catch {
-          failure = "the input could not be read: \(error)"
-        }
+      do {
+        count = try read(room)
+      } catch {
+        failure = "the input could not be read: \(error)"
       }
-      if failure == nil && (count < 0 || count > chunk.count) {
-        failure = "the reader returned \(count) for a buffer of \(chunk.count) bytes"
+      if failure == nil && (count < 0 || count > room.count) {
+        failure = "the reader returned \(count) for a buffer of \(room.count) bytes"
       }
       if let failure {
         let line = engine.line + 1
@@ -143,10 +144,11 @@ public struct LineMapper: IteratorProtocol, Sequence {
         results.append((.failure(LineError(line: line, errors: [detail])), line))
         ended = true
       } else if count == 0 {
+        _ = buffer.finish { engine.feed($0, collect) }
         _ = engine.finish(collect)
         ended = true
       } else {
-        _ = chunk.withUnsafeBytes { engine.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count]), collect) }
+        _ = buffer.add(count) { engine.feed($0, collect) }
       }
     }
     pending = results

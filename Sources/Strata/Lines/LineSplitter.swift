@@ -108,7 +108,7 @@ package struct LineSplitter {
 
   /// The index of the last "\n" of the `count` bytes at `base`, or -1:
   /// eight bytes at a time from the end.
-  package static func lastNewline(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+  static func lastNewline(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
     var end = count
     while end >= 8 {
       let word = UInt64(littleEndian: UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self))

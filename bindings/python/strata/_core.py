@@ -54,6 +54,8 @@ def _encode(data: Any) -> bytes:
 
 
 _LINES_CHUNK = 1 << 16
+# The read buffer of a binary file's lines (see _line_chunks).
+_LINES_BUFFER = 1 << 18
 
 
 def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
@@ -73,15 +75,31 @@ def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
         return
     readinto = getattr(source, "readinto", None)
     if callable(readinto) and not isinstance(source, io.TextIOBase):
-        # one buffer for the whole file (a new 64 KiB bytes per read makes
-        # the allocator consolidate its free lists every time)
-        buffer = bytearray(_LINES_CHUNK)
+        # One buffer for the whole file (a new bytes object per read makes
+        # the allocator consolidate its free lists every time). Each chunk
+        # ends at the last newline read: the unfinished line moves to the
+        # front and the next read lands after it, so the engine parses every
+        # line shorter than the buffer in place (as strata_map_lines_file).
+        buffer = bytearray(_LINES_BUFFER)
         view = memoryview(buffer)
+        held = 0
         while True:
-            size = readinto(view)
+            size = readinto(view[held:])
             if not size:
+                if held:
+                    yield view[:held]
                 return
-            yield view[:size]
+            filled = held + size
+            end = buffer.rfind(b"\n", held, filled) + 1
+            if end == 0:
+                if filled < len(buffer):
+                    held = filled
+                    continue
+                end = filled  # a line longer than the buffer: the engine gathers it
+            yield view[:end]
+            held = filled - end
+            if held:
+                buffer[:held] = buffer[end:filled]
         return
     read = getattr(source, "read", None)
     if callable(read):
@@ -325,7 +343,7 @@ class Schema:
         """Maps JSON lines onto models named ``model``, one line at a time
         (docs/lines.md): a generator of one :class:`Model` per line.
 
-        ``source`` is a file object (binary or text, read in chunks of 64 KiB,
+        ``source`` is a file object (binary or text, read in pieces,
         never whole), a path (``os.PathLike``, e.g. ``pathlib.Path``), JSON
         lines text (``str`` or ``bytes``, as :meth:`map` takes text), or any
         other iterable of lines (``str`` or ``bytes``; a file's lines). Lines

@@ -1,6 +1,7 @@
 """Schema.map_lines beyond the conformance cases: the sources it reads in
-chunks (a line spanning reads, unbuffered and text files, objects with only
-read()) and what on_error="raise" yields before it raises."""
+chunks (a line spanning reads, lines longer than the read buffer,
+unbuffered and text files, objects with only read()) and what
+on_error="raise" yields before it raises."""
 
 from __future__ import annotations
 
@@ -62,6 +63,25 @@ def test_every_kind_of_file_gives_the_same_models(tmp_path: Path) -> None:
     ) as text:
         for source in (buffered, raw, text, io.BytesIO(TEXT.encode()), ReadOnly(TEXT.encode()), path):
             assert numbers_and_titles(list(SCHEMA.map_lines("Issue", source))) == EXPECTED, source
+
+
+def test_lines_longer_than_the_read_buffer(tmp_path: Path) -> None:
+    # A binary file is read into one 256 KiB buffer, the unfinished line
+    # moved to its front after each read: lines around, at and past that
+    # size, a line past the limit, and a last line without its newline.
+    sizes = [1, 300_000, 2, 262_100, 262_144, 700_000, 3, 140_000, 5]
+    lines = ['{"number": %d, "title": "%s"}' % (n, "t" * size) for n, size in enumerate(sizes, 1)]
+    path = tmp_path / "long.jsonl"
+    path.write_bytes("\n".join(lines).encode())
+    for buffering in (-1, 0):
+        with open(path, "rb", buffering=buffering) as file:
+            got = list(SCHEMA.map_lines("Issue", file, on_error="yield", max_line_length=600_000))
+        assert [type(item).__name__ for item in got] == ["Model"] * 5 + ["LineError"] + ["Model"] * 3
+        models = [item for item in got if isinstance(item, strata.Model)]
+        assert [(m.to_dict()["number"], len(m.to_dict()["title"])) for m in models] == [
+            (n, size) for n, size in enumerate(sizes, 1) if n != 6
+        ]
+        assert got[5].line == 6
 
 
 def test_raise_yields_the_models_before_the_bad_line() -> None:
