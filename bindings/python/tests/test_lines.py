@@ -66,9 +66,10 @@ def test_every_kind_of_file_gives_the_same_models(tmp_path: Path) -> None:
 
 
 def test_lines_longer_than_the_read_buffer(tmp_path: Path) -> None:
-    # A binary file is read into one 256 KiB buffer, the unfinished line
-    # moved to its front after each read: lines around, at and past that
-    # size, a line past the limit, and a last line without its newline.
+    # A binary file is read into one 64 KiB buffer, the unfinished line
+    # moved to its front after each read: lines past that size (and past the
+    # C functions' 256 KiB, around and at it), a line past the limit, and a
+    # last line without its newline.
     sizes = [1, 300_000, 2, 262_100, 262_144, 700_000, 3, 140_000, 5]
     lines = ['{"number": %d, "title": "%s"}' % (n, "t" * size) for n, size in enumerate(sizes, 1)]
     path = tmp_path / "long.jsonl"
