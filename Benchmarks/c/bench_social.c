@@ -69,6 +69,14 @@ static double report(const char *key, double *t, int n, size_t bytes) {
     return t[0];
 }
 
+/* Releases the models of a strata_map_many(b) call and their array. */
+static void release_models(strata_model_t **ms, size_t count) {
+    size_t i;
+    for (i = 0; i < count; i++)
+        strata_model_decref(ms[i]);
+    strata_free(ms);
+}
+
 static int on_model(strata_model_t *model, size_t line, void *data) {
     (void)line;
     ++*(size_t *)data;
@@ -120,7 +128,7 @@ static int on_error(const json_t *errors, size_t line, void *data) {
 }
 
 int main(int argc, char **argv) {
-    size_t len, lines_len, count = 0, i;
+    size_t len, lines_len, count = 0;
     char *buf, *lines;
     strata_error_t err;
     strata_schema_t *schema;
@@ -168,9 +176,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
             return 1;
         }
-        for (i = 0; i < count; i++)
-            strata_model_decref(ms[i]);
-        strata_free(ms);
+        release_models(ms, count);
         if (r >= 0)
             t[r] = t1 - t0;
     }
@@ -192,9 +198,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_social: map_manyb (FILE *): %s\n", err.message);
             return 1;
         }
-        for (i = 0; i < count; i++)
-            strata_model_decref(ms[i]);
-        strata_free(ms);
+        release_models(ms, count);
         if (r >= 0)
             t[r] = t1 - t0;
     }
@@ -212,9 +216,7 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "bench_social: map_many: %s\n", err.message);
                 return 1;
             }
-            for (i = 0; i < count; i++)
-                strata_model_decref(ms[i]);
-            strata_free(ms);
+            release_models(ms, count);
             if (r >= 0)
                 t[r] = t1 - t0;
         }

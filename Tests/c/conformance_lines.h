@@ -13,6 +13,8 @@
  * carrying its "line".
  */
 
+#include "chunk_source.h"
+
 struct lines_collect {
     json_t *records, *bad;
 };
@@ -59,22 +61,6 @@ static int lines_collect_array(struct lines_collect *got, strata_model_t **model
     return ok;
 }
 
-struct lines_source {
-    const char *bytes;
-    size_t length, at, piece;
-};
-
-static size_t lines_source_read(void *buffer, size_t size, void *data) {
-    struct lines_source *s = data;
-    size_t n = s->length - s->at;
-    if (n > size)
-        n = size;
-    if (n > s->piece)
-        n = s->piece;
-    memcpy(buffer, s->bytes + s->at, n);
-    s->at += n;
-    return n;
-}
 
 static void check_lines_result(const char *file, const char *name, const char *what, const json_t *c,
                                struct lines_collect *got) {
@@ -137,8 +123,8 @@ static int run_lines_case(const char *file, const char *name, strata_schema_t *s
         const char *what = "strata_map_lines";
         memset(&err, 0, sizeof err);
         if (i < 3) {
-            struct lines_source source = {bytes, length, 0, pieces[i]};
-            made = strata_map_lines(schema, model_name, lines_source_read, &source, limit, lines_collect_model,
+            struct chunk_source source = {bytes, length, 0, pieces[i]};
+            made = strata_map_lines(schema, model_name, chunk_source_read, &source, limit, lines_collect_model,
                                     lines_collect_error, &got, &err);
         } else if (i == 3) {
             FILE *f = tmpfile();

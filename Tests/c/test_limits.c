@@ -34,6 +34,8 @@
 
 #include <strata.h>
 
+#include "chunk_source.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -850,23 +852,6 @@ static int long_line_error(const json_t *errors, size_t line, void *data) {
     return 0;
 }
 
-struct long_source {
-    const char *bytes;
-    size_t length, at, piece;
-};
-
-static size_t long_read(void *buffer, size_t size, void *data) {
-    struct long_source *s = data;
-    size_t n = s->length - s->at;
-    if (n > size)
-        n = size;
-    if (n > s->piece)
-        n = s->piece;
-    memcpy(buffer, s->bytes + s->at, n);
-    s->at += n;
-    return n;
-}
-
 static void test_long_lines(void) {
     static const long sizes[] = {1, 600000, 1, 1500000, 300000, 262140, 1};
     strata_schema_t *schema = load("{\"strata\": 1, \"models\": {\"S\": {\"properties\": {\"s\": {\"type\": \"string\"}}}}}");
@@ -891,8 +876,8 @@ static void test_long_lines(void) {
         int64_t made;
         memset(&seen, 0, sizeof seen);
         if (k < 4) {
-            struct long_source source = {t.data, t.length, 0, pieces[k]};
-            made = strata_map_lines(schema, "S", long_read, &source, 1000000, long_line_model, long_line_error,
+            struct chunk_source source = {t.data, t.length, 0, pieces[k]};
+            made = strata_map_lines(schema, "S", chunk_source_read, &source, 1000000, long_line_model, long_line_error,
                                     &seen, &err);
         } else {
             FILE *f = tmpfile();

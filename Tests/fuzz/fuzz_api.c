@@ -19,6 +19,7 @@
  * STRATA_FUZZ_HAVE_* macro), map_response (canned inputs in an envelope with
  * root and meta options, or program bytes as the response text).
  */
+#include "../c/chunk_source.h"
 #include "fuzz_common.h"
 
 #define SLOTS 8
@@ -139,23 +140,6 @@ static int lines_on_error(const json_t *errors, size_t line, void *data) {
                     "an error without its line %zu", line);
     }
     return 0;
-}
-
-struct lines_reader {
-    const uint8_t *data;
-    size_t size, at, piece;
-};
-
-static size_t lines_read(void *buffer, size_t size, void *data) {
-    struct lines_reader *r = data;
-    size_t n = r->size - r->at;
-    if (n > size)
-        n = size;
-    if (n > r->piece)
-        n = r->piece;
-    memcpy(buffer, r->data + r->at, n);
-    r->at += n;
-    return n;
 }
 
 static void run_op(int op, struct program *p) {
@@ -462,8 +446,8 @@ static void run_op(int op, struct program *p) {
         if (length > p->size - p->at)
             length = p->size - p->at;
         if (mode & 1) {
-            struct lines_reader reader = {p->data + p->at, length, 0, piece};
-            made = strata_map_lines(f->schema, model, lines_read, &reader, limit, lines_on_model,
+            struct chunk_source reader = {(const char *)p->data + p->at, length, 0, piece};
+            made = strata_map_lines(f->schema, model, chunk_source_read, &reader, limit, lines_on_model,
                                     (mode & 2) ? NULL : lines_on_error, &state, &err);
         } else {
             strata_lines_t *lines = strata_lines_new(f->schema, model, limit, &err);
