@@ -43,7 +43,8 @@ public struct LineMapper: IteratorProtocol, Sequence {
 
   /// How the bytes come in.
   private enum Source {
-    case reader((UnsafeMutableRawBufferPointer) throws -> Int)
+    /// A byte source and the buffer its reads go into.
+    case reader((UnsafeMutableRawBufferPointer) throws -> Int, LineReadBuffer)
     case lines(AnyIterator<[UInt8]>)
   }
 
@@ -52,8 +53,6 @@ public struct LineMapper: IteratorProtocol, Sequence {
   private var pending: [(result: Result<Model, LineError>, line: Int)] = []
   private var position = 0
   private var ended = false
-  /// The read buffer of a byte source.
-  private let buffer: LineReadBuffer?
 
   /// Maps the bytes that `read` gives onto models named `model`. `read`
   /// fills as much of the buffer as it likes and returns the number of
@@ -66,8 +65,7 @@ public struct LineMapper: IteratorProtocol, Sequence {
     read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int
   ) throws(StrataError) {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
-    source = .reader(read)
-    buffer = LineReadBuffer()
+    source = .reader(read, LineReadBuffer())
   }
 
   /// Maps each element of `lines` as one line (a trailing "\n" or "\r\n" is
@@ -77,7 +75,6 @@ public struct LineMapper: IteratorProtocol, Sequence {
   ) throws(StrataError) where Lines.Element: StringProtocol {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
     source = .lines(AnyIterator(lines.lazy.map { Array($0.utf8) }.makeIterator()))
-    buffer = nil
   }
 
   /// Maps each element of `lines`, UTF-8 bytes, as one line.
@@ -87,7 +84,6 @@ public struct LineMapper: IteratorProtocol, Sequence {
   ) throws(StrataError) where Lines.Element == [UInt8] {
     engine = try LineMapping(schema: schema, model: model, limit: maxLineLength)
     source = .lines(AnyIterator(lines.makeIterator()))
-    buffer = nil
   }
 
   /// The number of the line of the element `next()` returned last (0 before the first).
@@ -125,8 +121,7 @@ public struct LineMapper: IteratorProtocol, Sequence {
       } else {
         ended = true
       }
-    case .reader(let read):
-      guard let buffer else { return }
+    case .reader(let read, let buffer):
       let room = buffer.room
       var count = 0
       var failure: String? = nil

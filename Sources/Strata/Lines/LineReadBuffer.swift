@@ -5,9 +5,10 @@ import Glibc
 /// the unfinished line the previous one left, which is moved to the front,
 /// so every line shorter than the buffer reaches the splitter whole and is
 /// parsed in place. A line longer than the buffer is handed over as it
-/// comes, and the splitter gathers it (up to its limit). The buffer is
-/// small enough to stay in the core's cache, so the bytes a read copies in
-/// are still there when they are parsed (Benchmarks/README.md).
+/// comes, and the splitter gathers it (up to its limit). 256 KiB: sizes
+/// from 64 KiB to 1 MiB measured the same (Benchmarks/README.md, "Where the
+/// time goes (direct reading)"), and the smallest of them that keeps long
+/// lines rare costs the least memory.
 package final class LineReadBuffer {
   /// The buffer's size in bytes: 256 KiB.
   package static let defaultCapacity = 256 << 10
