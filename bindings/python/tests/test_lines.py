@@ -85,6 +85,24 @@ def test_lines_longer_than_the_read_buffer(tmp_path: Path) -> None:
         assert got[5].line == 6
 
 
+def test_reading_a_file_makes_no_ctypes_type_per_chunk(tmp_path: Path) -> None:
+    # Each buffer goes to C up to its last newline, so the chunks' sizes
+    # vary; an array type per size would be made and cached for good.
+    import ctypes
+
+    path = tmp_path / "varied.jsonl"
+    path.write_text(
+        "".join('{"number": %d, "title": "%s"}\n' % (n, "v" * (n * 37 % 5000)) for n in range(3000)),
+        encoding="utf-8",
+    )
+    with open(path, "rb") as file:
+        assert sum(1 for _ in SCHEMA.map_lines("Issue", file)) == 3000
+    before = len(ctypes.Array.__subclasses__())
+    with open(path, "rb") as file:
+        assert sum(1 for _ in SCHEMA.map_lines("Issue", file)) == 3000
+    assert len(ctypes.Array.__subclasses__()) == before
+
+
 def test_raise_yields_the_models_before_the_bad_line() -> None:
     # the bad line (4) shares its chunk with lines 1-3, and a later chunk holds more lines
     data = b'{"number": 1}\n{"number": 2}\n\n{"title": "no number"}\n{"number": 5}\n' + b" " * 70_000 + b"\n"
