@@ -24,7 +24,8 @@ enum Slot {
   /// appending to reserved capacity, which the compiler specializes for
   /// `Slot`; `init(repeating:count:)` goes through the standard library's
   /// unspecialized allocation and looks up the array storage's generic
-  /// metadata on every call (Benchmarks/README.md, "Where the time goes").
+  /// metadata on every call (Benchmarks/README.md, "Where the time goes
+  /// (direct reading)").
   static func absentSlots(_ count: Int) -> ContiguousArray<Slot> {
     var slots = ContiguousArray<Slot>()
     slots.reserveCapacity(count)
