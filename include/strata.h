@@ -83,7 +83,8 @@ typedef enum strata_code {
     STRATA_ERROR_SYNTAX = 11,    /* "syntax": input text is not valid JSON */
     STRATA_ERROR_DEPTH = 12,     /* "depth": input nested deeper than STRATA_MAX_DEPTH */
     STRATA_ERROR_ARGUMENT = 13,  /* "argument": a NULL or invalid argument, an unknown name */
-    STRATA_ERROR_IO = 14         /* "io": a file could not be read */
+    STRATA_ERROR_IO = 14,        /* "io": a file could not be read */
+    STRATA_ERROR_DENY = 15       /* "deny": a graph change refused by a relationship's deleteRule */
 } strata_code_t;
 
 /** How deep models, arrays and dictionaries may nest in mapped input. */
@@ -909,6 +910,19 @@ long long strata_context_count(strata_context_t *context, const char *model, str
  * to them. Returns 0, or -1 on error.
  */
 int strata_context_delete(strata_context_t *context, strata_model_t *record, strata_error_t *error);
+
+/**
+ * Checks the invariants of `context` (docs/graph.md, "Checking a graph"):
+ * every record maps under its schema (the values it is stored with read back
+ * without an error), every link names a live record and agrees with the key
+ * the record's handle shows, every inverse holds both ways, and a context on
+ * a file holds exactly the records and values of its file. For tests,
+ * fuzzers, and a file one doubts; it reads every record (and the file).
+ *
+ * Returns 0 when every invariant holds, or -1 with each broken one (at most
+ * 100) as an "io" error naming the record (path "/Model/key/property").
+ */
+int strata_context_check(strata_context_t *context, strata_error_t *error);
 
 /**
  * The records the relationship `property` of `record` (borrowed) holds now,

@@ -249,6 +249,25 @@ public func strata_context_delete(
   }
 }
 
+/// Checks a context's invariants; 0 when they hold, -1 with the broken ones.
+@_cdecl("strata_context_check")
+public func strata_context_check(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {
+  deepCall { () -> Int32 in
+    guard let engine = Handles.context(context) else {
+      ErrorReporting.fail(.argument, "the context is NULL", error)
+      return -1
+    }
+    switch engine.check() {
+    case .failure(let failure):
+      ErrorReporting.fail(failure, error)
+      return -1
+    case .success:
+      ErrorReporting.succeed(error)
+      return 0
+    }
+  }
+}
+
 /// The records a relationship of a record holds now: an array of new references.
 @_cdecl("strata_context_related")
 public func strata_context_related(

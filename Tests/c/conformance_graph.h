@@ -267,6 +267,14 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
             snprintf(label, sizeof label, "step %zu", i);
             context = graph_step(file, name, label, schema, context, path[0] ? path : NULL,
                                  json_array_get(steps, i));
+            /* the graph's invariants hold after every step, failed or not */
+            if (context != NULL && strata_context_check(context, &err) != 0) {
+                json_t *broken = strata_errors();
+                char *d = dump(broken);
+                fail(file, name, "%s: graph invariants broken: %s", label, d);
+                free(d);
+                json_decref(broken);
+            }
         }
         strata_context_close(context);
         strata_context_decref(context);

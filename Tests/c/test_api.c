@@ -98,6 +98,7 @@ static const char *code_name(strata_code_t code) {
     case STRATA_ERROR_DEPTH: return "depth";
     case STRATA_ERROR_ARGUMENT: return "argument";
     case STRATA_ERROR_IO: return "io";
+    case STRATA_ERROR_DENY: return "deny";
     }
     return "?";
 }

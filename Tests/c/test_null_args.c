@@ -559,6 +559,9 @@ int main(void) {
         CHECK(strata_schema_relationship(graph_schema, "Post", "author", &err) == 1);
         CHECK(strata_schema_relationship(graph_schema, "Post", "id", &err) == 0);
         CHECK(strata_record_key(model) == NULL);
+        CHECK_ARG(strata_context_check(NULL, &err) == -1);
+        CHECK(strata_context_check(context, &err) == 0 && err.code == STRATA_OK);
+        CHECK(strata_context_check(context, NULL) == 0);
         CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
         CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);
         CHECK(strata_context_delete(context, record, &err) == 0);
@@ -566,6 +569,7 @@ int main(void) {
 
         strata_context_close(context);
         CHECK_ARG(strata_context_count(context, "User", &err) == -1);
+        CHECK_ARG(strata_context_check(context, &err) == -1);
         strata_context_decref(context);
         strata_model_decref(record);
         strata_model_decref(records[0]);

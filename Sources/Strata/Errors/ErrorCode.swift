@@ -28,6 +28,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   case argument
   /// A file could not be read.
   case io
+  /// A delete or a dropped link refused by a relationship's `deleteRule`
+  /// (`deny`, the default where the other side cannot be empty).
+  case deny
 
   /// The number of this code in the C API (`strata_code_t`).
   public var number: Int32 {
@@ -46,6 +49,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case .depth: return 12
     case .argument: return 13
     case .io: return 14
+    case .deny: return 15
     }
   }
 }

@@ -118,6 +118,12 @@ public final class Context: Sendable {
 
   /// Deletes a record; the relationships that held it (and their inverses) let go of it.
   public func delete(_ record: Record) throws(StrataError) { try engine.delete(record.model.object).get() }
+
+  /// Checks the graph's invariants (docs/graph.md, "Checking a graph"):
+  /// every record maps under its schema, every link and inverse holds both
+  /// ways, and a file holds exactly what memory does. Throws the broken
+  /// ones as `io` errors; a sound graph returns.
+  public func check() throws(StrataError) { try engine.check().get() }
 }
 
 /// What `Context.import` did.

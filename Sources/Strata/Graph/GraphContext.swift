@@ -18,7 +18,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The file, or nil for a context in memory only.
   package let path: String?
   let memory = GraphMemory()
-  private var store: GraphStore?
+  var store: GraphStore?
   private var closed = false
   /// True while an import or delete runs (a callback may read, not change).
   private var changing = false
@@ -56,7 +56,7 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// Runs `body` under the lock, refusing a closed context.
-  private func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+  func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
@@ -184,6 +184,9 @@ package final class GraphContext: @unchecked Sendable {
         if case .failure(let error) = deleteOrphans(rule, &importer) { return .failure(error) }
       }
       importer.transaction.deleteOrphans()
+      if !importer.transaction.refusals.isEmpty {
+        return .failure(StrataError(importer.transaction.refusals))
+      }
       let changes: GraphCommit.Counts
       do throws(StrataError) {
         changes = try GraphCommit.commit(&importer.transaction, memory: memory, store: store)
@@ -397,6 +400,7 @@ package final class GraphContext: @unchecked Sendable {
         var transaction = GraphTransaction(schema: schema, memory: memory)
         transaction.delete(record)
         transaction.deleteOrphans()
+        if !transaction.refusals.isEmpty { return .failure(StrataError(transaction.refusals)) }
         do throws(StrataError) {
           _ = try GraphCommit.commit(&transaction, memory: memory, store: store)
         } catch {

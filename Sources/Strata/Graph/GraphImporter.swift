@@ -99,6 +99,7 @@ struct GraphImporter {
       noteUpdated(existing)
       return existing
     }
+    let errorsBefore = mapper.errors.count
     let mark = collector.mark
     defer { collector.drop(to: mark) }
     collector.base = depthOfSteps
@@ -115,6 +116,16 @@ struct GraphImporter {
       mapped.slots[index] = .absent
     }
     defer { for slot in held { slot.release() } }
+    // Null where a relationship's type is not `T?`: the error mapping gives.
+    let unmanaged = Unmanaged.passUnretained(chosen)
+    for index in chosen.relations where index < held.count {
+      if case .null = held[index], !chosen.properties[index].type.acceptsNull {
+        mapper.report(
+          .null, "expected \(mapper.typeName(chosen.properties[index].type)), found null",
+          Mapper.Owner(model: chosen, property: index), extra: [.property(unmanaged, index)])
+      }
+    }
+    if mapper.errors.count > errorsBefore { return nil }
     // The key.
     var parts: [RecordKey] = []
     var keyTargets: [Int: GraphRecord] = [:]
@@ -178,7 +189,10 @@ struct GraphImporter {
         continue
       }
       let slot: Slot
-      if case .absent = held[index], transaction.isNew(record),
+      // A default fills a relationship never set (a record made now); a
+      // record met again in this import already holds links (its inverses
+      // among them), which absent input never wipes.
+      if case .absent = held[index], case .absent = transaction.link(record, index),
         let fallback = chosen.properties[index].defaultSlot
       {
         slot = fallback

@@ -26,9 +26,16 @@ struct GraphTransaction {
   private(set) var ownsObject: Set<ObjectIdentifier> = []
   /// Records a relationship with `orphans: delete` dropped.
   var orphanCandidates: [GraphRecord] = []
-  /// Records keyed by a relationship that let go of them: they go too (a
-  /// child keyed by its parent cannot outlive the link).
-  private var keyLost: [GraphRecord] = []
+  /// To-one links that cannot be empty and were emptied: (record,
+  /// property, the record it held). Settled by `deleteOrphans()` when
+  /// still empty then, by the delete rule of the relationship that let go.
+  private var emptied: [(record: GraphRecord, property: Int, former: GraphRecord)] = []
+  /// Records a `cascade` delete rule deletes.
+  private var cascading: [GraphRecord] = []
+  /// Changes a delete rule refused (`deny`): each names both records. A
+  /// transaction with refusals must not commit.
+  private(set) var refusals: [ErrorDetail] = []
+  private var refused: Set<String> = []
   /// The next synthetic key.
   var nextSynthetic: Int64
 
@@ -233,7 +240,12 @@ struct GraphTransaction {
     switch link(record, property) {
     case .one(let current) where current === target:
       edit(record) { $0.links[property] = .null }
-      if state(record).model.primaryKey.contains(property) { keyLost.append(record) }
+      let model = state(record).model
+      if property < model.properties.count,
+        model.primaryKey.contains(property) || !model.properties[property].type.acceptsNull
+      {
+        emptied.append((record, property, target))
+      }
     case .many(let list) where list.contains(target):
       edit(record) { state in
         var changed = list
@@ -252,7 +264,20 @@ struct GraphTransaction {
     guard !isDeleted(record) else { return }
     let current = state(record)
     for property in current.model.relations where property < current.links.count {
-      for target in current.links[property].records {
+      let targets = current.links[property].records
+      if let relation = current.model.properties[property].relation, let first = targets.first {
+        switch relation.deleteRule {
+        case .cascade: cascading.append(contentsOf: targets)
+        case .deny where !settles(first, relation.inverse):
+          let name = current.model.properties[property].name
+          refuse(
+            record, property,
+            "cannot delete the '\(current.model.name)' record \(record.key): it holds the '\(state(first).model.name)' record \(first.key) through '\(name)', whose deleteRule is deny"
+          )
+        case .nullify, .deny: break
+        }
+      }
+      for target in targets {
         detach(record, property, target)
         dropped(record, property, target)
       }
@@ -272,9 +297,13 @@ struct GraphTransaction {
   /// Deletes the orphan candidates that nothing refers to any more (and
   /// those their deletion orphans in turn).
   mutating func deleteOrphans() {
-    while !keyLost.isEmpty || !orphanCandidates.isEmpty {
-      if let lost = keyLost.popLast() {
-        if !isDeleted(lost) { delete(lost) }
+    while !emptied.isEmpty || !cascading.isEmpty || !orphanCandidates.isEmpty {
+      if let doomed = cascading.popLast() {
+        if !isDeleted(doomed) { delete(doomed) }
+        continue
+      }
+      if let (record, property, former) = emptied.popLast() {
+        settle(record, property, former)
         continue
       }
       if let candidate = orphanCandidates.popLast() {
@@ -282,5 +311,57 @@ struct GraphTransaction {
         delete(candidate)
       }
     }
+  }
+
+  /// A to-one link that cannot be empty lost `former`: when it is still
+  /// empty, the delete rule of the relationship on the other side decides
+  /// (none there: a key part cascades, anything else is refused).
+  private mutating func settle(_ record: GraphRecord, _ property: Int, _ former: GraphRecord) {
+    guard !isDeleted(record), case .null = link(record, property) else { return }
+    let model = state(record).model
+    guard property < model.properties.count else { return }
+    let spec = model.properties[property]
+    var rule: DeleteRule = model.primaryKey.contains(property) ? .cascade : .deny
+    var holder = "'\(spec.name)' has no inverse"
+    if let back = spec.relation?.inverse {
+      let formerModel = state(former).model
+      if back < formerModel.properties.count, let relation = formerModel.properties[back].relation {
+        rule = relation.deleteRule
+        holder =
+          "the deleteRule of '\(formerModel.name).\(formerModel.properties[back].name)' is \(rule.rawValue)"
+      }
+    }
+    switch rule {
+    case .cascade:
+      delete(record)
+    case .deny, .nullify:
+      let action = isDeleted(former) ? "is deleted" : "lets go of it"
+      refuse(
+        record, property,
+        "the '\(model.name)' record \(record.key) would be left without its '\(spec.name)', which cannot be empty: the '\(state(former).model.name)' record \(former.key) \(action), and \(holder)"
+      )
+    }
+  }
+
+  /// True when `target` losing its link `back` is settled by `settle` (a
+  /// to-one that cannot be empty): the refusal then names each record.
+  private func settles(_ target: GraphRecord, _ back: Int?) -> Bool {
+    let model = state(target).model
+    guard let back, back < model.properties.count, let relation = model.properties[back].relation,
+      !relation.toMany
+    else { return false }
+    return model.primaryKey.contains(back) || !model.properties[back].type.acceptsNull
+  }
+
+  /// Notes a change a delete rule refuses (once per record and property).
+  private mutating func refuse(_ record: GraphRecord, _ property: Int, _ message: String) {
+    let model = state(record).model
+    let name = property < model.properties.count ? model.properties[property].name : ""
+    let root = schema.models[record.keyRoot].name
+    let path =
+      "/" + JSONPointer.escape(root) + "/" + JSONPointer.escape(record.key.description) + "/"
+      + JSONPointer.escape(name)
+    guard refused.insert(path).inserted else { return }
+    refusals.append(ErrorDetail(path: path, model: model.name, property: name, code: .deny, message: message))
   }
 }

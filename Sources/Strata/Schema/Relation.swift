@@ -12,6 +12,12 @@ struct Relation: Sendable {
   /// True when the records this property drops are deleted unless something
   /// else refers to them (`"orphans": "delete"`).
   var deletesOrphans = false
+  /// What deleting a record does to the records this property holds, and
+  /// what happens when this property lets go of a record whose inverse
+  /// cannot be empty (`"deleteRule"`; its default is set at load).
+  var deleteRule: DeleteRule = .nullify
+  /// True when the schema wrote `deleteRule` (false: the loader's default).
+  var declaresDeleteRule = false
 
   /// The relation a property of `type` has, when the model it holds has a primary key.
   static func of(_ type: TypeRef, models: [ModelType]) -> Relation? {
@@ -27,6 +33,18 @@ struct Relation: Sendable {
       return nil
     }
   }
+}
+
+/// A relationship's delete rule, as Core Data names them.
+enum DeleteRule: String, Sendable {
+  /// The held records let go of the deleted one (their inverse loses it).
+  case nullify
+  /// The held records are deleted with it (and a record dropped from the
+  /// relationship whose inverse cannot be empty is deleted).
+  case cascade
+  /// Deleting a record that holds any record through this relationship is
+  /// an error, as is dropping one whose inverse cannot be empty.
+  case deny
 }
 
 extension Schema {

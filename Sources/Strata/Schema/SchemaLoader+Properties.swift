@@ -51,8 +51,7 @@ extension SchemaLoader {
           ok = false
         }
       case "default", "enum", "enumDefault", "transform", "validate", "format", "timezone", "merge",
-        "inverse",
-        "orphans":
+        "inverse", "orphans", "deleteRule":
         break  // read in pass 3, once every type is known
       default:
         if Self.laterPropertyKeys.contains(key) {
@@ -68,7 +67,7 @@ extension SchemaLoader {
                 among: [
                   "type", "json", "required", "default", "enum", "enumDefault", "transform", "validate",
                   "format",
-                  "timezone", "merge", "inverse", "orphans",
+                  "timezone", "merge", "inverse", "orphans", "deleteRule",
                 ])
           )
         }

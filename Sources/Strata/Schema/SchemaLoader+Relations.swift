@@ -50,6 +50,38 @@ extension SchemaLoader {
         }
       }
     }
+    for model in models {
+      for index in model.relations { settleDeleteRule(model, index, models: models) }
+    }
+  }
+
+  /// The delete rule of one relationship: where the inverse is a to-one
+  /// that cannot be empty, `nullify` is refused and the default is
+  /// `cascade` when the inverse is part of its record's key (a child keyed
+  /// by its parent goes with it), `deny` otherwise; elsewhere `nullify`.
+  private mutating func settleDeleteRule(_ model: ModelType, _ index: Int, models: [ModelType]) {
+    let spec = model.properties[index]
+    guard var relation = spec.relation, let back = relation.inverse, relation.target < models.count else {
+      return
+    }
+    let target = models[relation.target]
+    guard back < target.properties.count, let backRelation = target.properties[back].relation,
+      !backRelation.toMany
+    else { return }
+    let isKey = target.primaryKey.contains(back)
+    guard isKey || !target.properties[back].type.acceptsNull else { return }
+    if relation.declaresDeleteRule {
+      if relation.deleteRule == .nullify && spec.declaredIn == model.name {
+        fail(
+          ["models", model.name, "properties", spec.name, "deleteRule"], model: model.name,
+          property: spec.name,
+          "deleteRule \"nullify\" would leave '\(target.name).\(target.properties[back].name)' empty, and it cannot be: use \"cascade\" or \"deny\", or make it optional"
+        )
+      }
+      return
+    }
+    relation.deleteRule = isKey ? .cascade : .deny
+    model.properties[index].relation = relation
   }
 
   /// Reads `inverse` and `orphans` of one property (from the model that declares it).
@@ -76,6 +108,19 @@ extension SchemaLoader {
           "'orphans' is for relationships: '\(spec.name)' does not hold a model with a primaryKey")
       } else {
         model.properties[index].relation?.deletesOrphans = text == "delete"
+      }
+    }
+    if let rule = json_object_get(body, "deleteRule") {
+      let text = JValue.isString(rule) ? JValue.string(rule) : ""
+      if let parsed = DeleteRule(rawValue: text), spec.relation != nil {
+        model.properties[index].relation?.deleteRule = parsed
+        model.properties[index].relation?.declaresDeleteRule = true
+      } else if spec.relation == nil {
+        refuse(
+          &self, "deleteRule",
+          "'deleteRule' is for relationships: '\(spec.name)' does not hold a model with a primaryKey")
+      } else {
+        refuse(&self, "deleteRule", "'deleteRule' must be \"nullify\", \"cascade\" or \"deny\"")
       }
     }
     guard let inverse = json_object_get(body, "inverse") else { return }

@@ -65,6 +65,10 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
   }
   for (position, step) in steps.enumerated() {
     let label = "step \(position)"
+    // The graph's invariants hold after every step, failed or not.
+    defer {
+      do { try context.check() } catch { Issue.record("\(label): graph invariants broken: \(error)") }
+    }
     do {
       try runGraphStep(step, &context, schema: schema, path: path, label: label)
     } catch {

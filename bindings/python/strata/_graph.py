@@ -316,6 +316,15 @@ class Context:
         if lib.strata_context_delete(self._live(), record._handle, byref(error)) != 0:
             raise MappingError(_native.last_errors(error), f"cannot delete {record!r}")
 
+    def check(self) -> None:
+        """Checks the graph's invariants (docs/graph.md, "Checking a graph"):
+        every record maps under its schema, every link and inverse holds both
+        ways, a file holds exactly what memory does. Raises
+        :class:`StrataError` (code ``io``) listing what is broken."""
+        error = strata_error_t()
+        if lib.strata_context_check(self._live(), byref(error)) != 0:
+            raise StrataError(_native.last_errors(error), "the graph's invariants are broken")
+
     def __iter__(self) -> Iterator[str]:
         """The names of the schema's models."""
         return iter(self._schema.models)

@@ -50,6 +50,7 @@ STRATA_ERROR_SYNTAX = 11
 STRATA_ERROR_DEPTH = 12
 STRATA_ERROR_ARGUMENT = 13
 STRATA_ERROR_IO = 14
+STRATA_ERROR_DENY = 15
 
 CODE_NAMES: Dict[int, str] = {
     STRATA_OK: "ok",
@@ -67,6 +68,7 @@ CODE_NAMES: Dict[int, str] = {
     STRATA_ERROR_DEPTH: "depth",
     STRATA_ERROR_ARGUMENT: "argument",
     STRATA_ERROR_IO: "io",
+    STRATA_ERROR_DENY: "deny",
 }
 
 # strata_code_t is a C enum: an int-sized integer.
@@ -435,6 +437,7 @@ def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
         ("strata_context_all", records_p, (context_p, c_char_p, POINTER(c_size_t), error_p)),
         ("strata_context_count", ctypes.c_longlong, (context_p, c_char_p, error_p)),
         ("strata_context_delete", c_int, (context_p, model_p, error_p)),
+        ("strata_context_check", c_int, (context_p, error_p)),
         ("strata_context_related", records_p, (context_p, model_p, c_char_p, POINTER(c_size_t), error_p)),
         ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
         ("strata_context_to_json", json_p, (context_p, model_p, error_p)),

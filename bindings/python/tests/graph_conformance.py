@@ -98,18 +98,22 @@ def run_graph_case(case: Dict[str, Any], schema_doc: Any) -> bool:
                 if step.get("reopen"):
                     context.close()
                     context = schema.context(path)
-                    continue
-                if "errors" in step:
+                elif "errors" in step:
                     with pytest.raises(strata.MappingError) as failure:
                         _step(step, context, label)
                     problem = errors_difference(step["errors"], failure.value.errors)
                     if problem:
                         pytest.fail(f"{label}: errors differ:\n{problem}")
-                    continue
+                else:
+                    try:
+                        _step(step, context, label)
+                    except strata.StrataError as exc:
+                        pytest.fail(f"{label} failed:\n{exc}")
+                # the graph's invariants hold after every step, failed or not
                 try:
-                    _step(step, context, label)
+                    context.check()
                 except strata.StrataError as exc:
-                    pytest.fail(f"{label} failed:\n{exc}")
+                    pytest.fail(f"{label}: graph invariants broken:\n{exc}")
         finally:
             context.close()
     return True
