@@ -17,7 +17,13 @@
  *     to-many list holds each record once;
  *   - every "inverse" holds both ways: if a.p holds b then b.q (q the
  *     inverse of p) holds a - exactly once for a to-many q - and if b.q
- *     holds a then a.p holds b.
+ *     holds a then a.p holds b;
+ *   - no property whose type is not "T?" (nor "json") holds null: a
+ *     non-optional relationship is never emptied (the record would no
+ *     longer map under its schema);
+ *   - with a context: strata_context_check() finds nothing broken (the
+ *     engine's own checker: every record maps under its schema, a file
+ *     holds what memory does).
  *
  * Models with a single primaryKey property only (no composite keys, no
  * subtypes): what these tests' schemas use. On a broken invariant the
@@ -289,6 +295,21 @@ static inline int graph_check(strata_context_t *context, const json_t *schema_do
         json_object_foreach(json_object_get(definition, "properties"), property, property_definition) {
             char target[128];
             int many = 0;
+            const char *type = json_string_value(json_object_get(property_definition, "type"));
+            size_t length = type ? strlen(type) : 0;
+            if (length > 0 && type[length - 1] != '?' && strcmp(type, "json") != 0) {
+                json_t *record;
+                size_t i;
+                json_array_foreach(json_object_get(all, model), i, record) {
+                    if (json_is_null(json_object_get(record, property))) {
+                        graph_why(why, record, "%s.%s (of type %s) holds null", model, property, type);
+                        status = -1;
+                        break;
+                    }
+                }
+                if (status != 0)
+                    break;
+            }
             if (graph_target(schema_doc, property_definition, target, sizeof target, &many) == NULL)
                 continue;
             if (graph_check_relationship(schema_doc, all, index, model, property, target, many,
@@ -300,6 +321,15 @@ static inline int graph_check(strata_context_t *context, const json_t *schema_do
         }
     }
     json_decref(index);
+    if (status == 0 && context != NULL) {
+        strata_error_t err;
+        if (strata_context_check(context, &err) != 0) {
+            json_t *errors = strata_errors();
+            graph_why(why, errors, "strata_context_check: %s %s", err.path, err.message);
+            json_decref(errors);
+            status = -1;
+        }
+    }
     return status;
 }
 

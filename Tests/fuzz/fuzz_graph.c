@@ -8,7 +8,9 @@
  * parent (Post.source <-> Source.post), relationships without an inverse
  * (Post.editors, User.best) and one that deletes its orphans (Album.photos).
  *
- * Input: byte 0 bit 0 puts the context in an SQLite file (then the reopen
+ * Input: byte 0 bit 1 selects a schema generated from the input's next
+ * bytes, with its own steps and oracle (fuzz_graph_generated.h); otherwise
+ * the fixed schema below. Byte 0 bit 0 puts the context in an SQLite file (then the reopen
  * step closes and opens it; the file is per process, in /dev/shm when it is
  * there, else /tmp, or STRATA_FUZZ_TMPDIR, and removed after each input);
  * the rest is a list of steps, each an opcode byte and the bytes its input
@@ -276,21 +278,16 @@ static void remove_files(void) {
     }
 }
 
+#include "fuzz_graph_generated.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     struct reader in = {data, size, 0};
     int file;
     unsigned steps = 0;
     strata_context_t *context;
     strata_error_t err;
-    json_t *before, *schema_doc = json_loads(schema_text, 0, NULL);
+    json_t *before, *schema_doc;
     char why[GRAPH_WHY_SIZE] = "";
-    /* Loaded for each input: a schema kept across inputs would be reported
-       by LeakSanitizer at exit (it cannot follow Swift's tagged enum boxes). */
-    schema = strata_schema_loadb(schema_text, sizeof schema_text - 1, &err);
-    if (schema == NULL) {
-        fprintf(stderr, "fuzz_graph: the schema does not load: %s\n", err.message);
-        abort();
-    }
     if (path[0] == 0) {
         /* a per-process file, in memory when the machine has /dev/shm (each
            commit's fdatasync on a disk made most of the time of a run) */
@@ -303,6 +300,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (tracing < 0)
         tracing = getenv("STRATA_FUZZ_TRACE") != NULL;
+    /* byte 0 bit 1: a schema generated from the input (fuzz_graph_generated.h) */
+    if (size > 0 && (data[0] & 2)) {
+        file = (int)(next(&in) & 1);
+        gen_run(&in, file);
+        return 0;
+    }
+    schema_doc = json_loads(schema_text, 0, NULL);
+    /* Loaded for each input: a schema kept across inputs would be reported
+       by LeakSanitizer at exit (it cannot follow Swift's tagged enum boxes). */
+    schema = strata_schema_loadb(schema_text, sizeof schema_text - 1, &err);
+    if (schema == NULL) {
+        fprintf(stderr, "fuzz_graph: the schema does not load: %s\n", err.message);
+        abort();
+    }
     file = (int)(next(&in) & 1);
     trace(file ? "open a context on an SQLite file" : "open a context in memory", NULL);
     if (file)

@@ -76,13 +76,12 @@ struct GraphCheck {
     }
     defer { JValue.release(body) }
     guard let values = json_object_get(body, "values") else { return }
-    var mapper = Mapper(schema: schema, mode: .canonical)
-    mapper.relations = collector
-    mapper.steps = [.name(schema.models[record.keyRoot].name), .name(record.key.description)]
-    collector.base = mapper.steps.count
-    _ = mapper.model(values, record.state.model)
+    let (_, found) = GraphLoading.mapStored(
+      values, record.state.model, isStub: record.state.isStub,
+      at: [.name(schema.models[record.keyRoot].name), .name(record.key.description)], schema: schema,
+      collector: collector)
     collector.drop(to: 0)
-    for detail in mapper.errors where errors.count < Self.limit {
+    for detail in found where errors.count < Self.limit {
       var located = detail
       located.code = .io
       located.message = "graph invariant broken: the record does not map under its schema: \(detail.message)"

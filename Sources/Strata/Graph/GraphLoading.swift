@@ -58,13 +58,13 @@ enum GraphLoading {
         guard let key = RecordKey(json: stored.key) else {
           throw damaged("the key \(stored.keyText) is not a key")
         }
-        var mapper = Mapper(schema: schema, mode: .canonical)
-        mapper.relations = collector
-        mapper.steps = [.name(rootName), .name(stored.keyText)]
-        collector.base = mapper.steps.count
-        guard let object = mapper.model(values, type), mapper.errors.isEmpty else {
+        let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+        let (mapped, errors) = mapStored(
+          values, type, isStub: isStub, at: [.name(rootName), .name(stored.keyText)], schema: schema,
+          collector: collector)
+        guard let object = mapped, errors.isEmpty else {
           throw StrataError(
-            mapper.errors.map { detail in
+            errors.map { detail in
               var located = detail
               located.code = .io
               located.message = "the stored record does not fit the schema: \(detail.message)"
@@ -86,7 +86,6 @@ enum GraphLoading {
           object.slots[index] = .absent
         }
         collector.drop(to: 0)
-        let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
         guard
           let record = GraphRecord(
             key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
@@ -146,6 +145,24 @@ enum GraphLoading {
       try store.write(changes)
       try store.setVersion(schema.version)
     }
+  }
+
+  /// Maps the values a record is stored with (canonical, relationships as
+  /// keys set aside in `collector`) under `type`, at `steps`: the record, or
+  /// nil, and the errors. A stub (a record known by its key only) maps
+  /// partially: what it lacks stays absent, required or not, and takes no
+  /// default.
+  static func mapStored(
+    _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], schema: Schema,
+    collector: RelationCollector
+  ) -> (ModelObject?, [ErrorDetail]) {
+    var mapper = Mapper(schema: schema, mode: .canonical)
+    mapper.relations = collector
+    mapper.steps = steps
+    collector.base = mapper.steps.count
+    mapper.partial = isStub
+    let object = mapper.model(values, type)
+    return (object, mapper.errors)
   }
 
   /// An `io` error for a file whose contents do not make sense.
