@@ -855,9 +855,17 @@ typedef int (*strata_keep_fn)(strata_model_t *record, void *payload);
  *
  * `options` (borrowed; NULL for none) is an object: "root" (a key path or
  * JSON Pointer, over the model's "root"), "delete_orphans": {"model": name,
- * "where": {property: canonical value}}: the records of that model in scope
- * that the response did not contain are deleted, unless `keep` (may be NULL)
- * returns non-zero for one.
+ * "where": {property: canonical value}, "scope": "all" | "top"}: the records
+ * of that model in scope that the response did not contain are deleted,
+ * unless `keep` (may be NULL) returns non-zero for one. With "scope": "all"
+ * (the default) a record nested anywhere in the response counts as
+ * contained; with "top" only its top-level records do (MMRecord's rule).
+ * Any other member, here or in "delete_orphans", is an "argument" error.
+ *
+ * A relationship whose type is not "T?" refuses null ("null" error); a
+ * delete or a dropped link that would leave one empty follows the
+ * relationship's "deleteRule" (docs/graph.md): "cascade" deletes, "deny" is
+ * a "deny" error naming both records (path "/Model/key/property").
  *
  * Any error (every one of the input is collected, each with its path) means
  * nothing changed, in memory or in the file; a file that cannot be written
@@ -907,7 +915,10 @@ long long strata_context_count(strata_context_t *context, const char *model, str
  * Deletes `record` (borrowed; a record handle of this context): every
  * relationship that held it lets go, inverses included, and the records its
  * "orphans": "delete" relationships held are deleted when nothing else refers
- * to them. Returns 0, or -1 on error.
+ * to them. The "deleteRule" of its relationships applies: "cascade" deletes
+ * what they hold; "deny", and a link that cannot be empty (a relationship
+ * whose type is not "T?") left empty, make the delete a "deny" error with
+ * nothing changed. Returns 0, or -1 on error.
  */
 int strata_context_delete(strata_context_t *context, strata_model_t *record, strata_error_t *error);
 

@@ -21,7 +21,7 @@ enum ImportCommand {
       ),
       (
         "delete-orphans", "rule",
-        "Delete the records in scope that the response did not contain: {\"model\": M, \"where\": {property: value}}."
+        "Delete the records in scope that the response did not contain: {\"model\": M, \"where\": {property: value}, \"scope\": \"all\" | \"top\"} (\"top\": only top-level records count as contained)."
       ),
     ],
     overview: """
@@ -50,20 +50,40 @@ enum ImportCommand {
         StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]), file: input)
       return 1
     }
-    var orphans: OrphanDeletion? = nil
+    // The options object C and Python give, read by the engine's reader:
+    // an unknown member is the same error on every face.
+    var options: [(String, JSON)] = []
+    if let root = parsed.values["root"] { options.append(("root", .string(root))) }
     if let written = parsed.values["delete-orphans"] {
-      guard let rule = try? JSON(parsing: written), case .string(let model)? = rule["model"] else {
-        Usage.fail("--delete-orphans takes {\"model\": M, \"where\": {...}}", usage: usage)
+      guard let rule = try? JSON(parsing: written) else {
+        Usage.fail(
+          "--delete-orphans takes a JSON object: {\"model\": M, \"where\": {...}, \"scope\": \"all\" | \"top\"}",
+          usage: usage)
       }
-      var scope: [String: JSON] = [:]
-      if case .object(let fields)? = rule["where"] { for (key, value) in fields { scope[key] = value } }
-      orphans = OrphanDeletion(model: model, where: scope)
+      if rule["keep"] != nil {
+        Output.errors(
+          StrataError([
+            ErrorDetail(
+              path: "", code: .argument,
+              message:
+                "--delete-orphans: \"keep\" takes a function, which the command line cannot run (C, Python and Swift take one)"
+            )
+          ]), file: nil)
+        return 1
+      }
+      options.append(("delete_orphans", rule))
     }
+    let context: Context
     do {
-      let context = try Context(schema: schema, path: database)
-      defer { context.close() }
+      context = try Context(schema: schema, path: database)
+    } catch {
+      Output.errors(error, file: database)
+      return 1
+    }
+    defer { context.close() }
+    do {
       let result = try context.import(
-        parsed.positionals[1], parsing: text, root: parsed.values["root"], deleteOrphans: orphans)
+        parsed.positionals[1], parsing: text, options: .object(JSONObject(options)))
       func counts(_ values: [String: Int]) -> JSON {
         .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, JSON.int(Int64($0.value))) }))
       }
@@ -78,7 +98,10 @@ enum ImportCommand {
       print(report.serialized(indent: 2))
       return 0
     } catch {
-      Output.errors(error, file: input == "-" ? nil : input)
+      // An `io` error is the graph file's (it could not be written); the
+      // others point into the input.
+      let isFiles = error.errors.contains { $0.code == .io }
+      Output.errors(error, file: isFiles ? database : input == "-" ? nil : input)
       return 1
     }
   }

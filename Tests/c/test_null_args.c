@@ -511,6 +511,22 @@ int main(void) {
         CHECK_ARG(strata_context_import(context, "Nope", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);
         CHECK_ARG(strata_context_importb(context, "Post", NULL, 2, NULL, NULL, NULL, &n, NULL, &err) == NULL);
         CHECK(strata_context_importb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL) == NULL);
+        {
+            /* every unknown member of an options object is refused (a typo never widens an orphan rule) */
+            const char *const refused[] = {
+                "{\"rooot\": \"data\"}",
+                "{\"delete_orphans\": {\"model\": \"Post\", \"wher\": {}}}",
+                "{\"delete_orphans\": {\"model\": \"Post\", \"keep\": true}}",
+                "{\"delete_orphans\": {\"model\": \"Post\", \"scope\": \"nested\"}}",
+                "[]",
+            };
+            size_t r;
+            for (r = 0; r < sizeof refused / sizeof refused[0]; r++) {
+                json_t *options = json_loads(refused[r], 0, NULL);
+                CHECK_ARG(strata_context_import(context, "Post", data, options, NULL, NULL, &n, NULL, &err) == NULL);
+                json_decref(options);
+            }
+        }
         /* an injector that refuses fails the import, and nothing changes */
         injector_mode = 1;
         CHECK(strata_context_import(context, "Post", data, NULL, NULL, NULL, &n, NULL, &err) == NULL);

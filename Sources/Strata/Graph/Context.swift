@@ -85,10 +85,34 @@ public final class Context: Sendable {
       let keep = deleteOrphans.keep
       rule = OrphanRule(
         model: deleteOrphans.model, scope: scope,
-        keep: keep.map { function in { object in function(Record(object, context: self)) } })
+        keep: keep.map { function in { object in function(Record(object, context: self)) } },
+        topLevelOnly: deleteOrphans.onlyTopLevel)
     }
-    let outcome = try run(ImportRequest(root: root, orphans: rule)).get()
-    return ImportResult(
+    return result(try run(ImportRequest(root: root, orphans: rule)).get())
+  }
+
+  /// Imports the records of `model` in JSON text with the options object C
+  /// and Python give (`"root"`, `"delete_orphans"`), read by the same
+  /// reader, so every face refuses the same unknown members alike: what the
+  /// command line uses.
+  package func `import`(_ model: String, parsing text: String, options: JSON) throws(StrataError)
+    -> ImportResult
+  {
+    guard let pointer = options.makeJansson() else {
+      throw StrataError(code: .argument, message: "the import options are not JSON")
+    }
+    defer { JValue.release(pointer) }
+    let request = try ImportRequest.read(pointer, keep: nil).get()
+    var copy = text
+    var outcome: Result<ImportOutcome, StrataError> = .failure(
+      StrataError(code: .argument, message: "not run"))
+    copy.withUTF8 { bytes in outcome = engine.importBytes(model, bytes, request) }
+    return result(try outcome.get())
+  }
+
+  /// The Swift result of an import's outcome.
+  private func result(_ outcome: ImportOutcome) -> ImportResult {
+    ImportResult(
       records: outcome.records.map { Record($0, context: self) },
       created: Dictionary(outcome.created, uniquingKeysWith: +),
       updated: Dictionary(outcome.updated, uniquingKeysWith: +),
@@ -150,11 +174,19 @@ public struct OrphanDeletion: Sendable {
   public var scope: [String: JSON]
   /// Called for each record about to go: true keeps it.
   public var keep: (@Sendable (Record) -> Bool)?
+  /// True for MMRecord's rule (`"scope": "top"` in C and Python): only the
+  /// response's top-level records count as contained. False (the default):
+  /// records nested anywhere in the response count too.
+  public var onlyTopLevel: Bool
 
   /// A rule from its parts.
-  public init(model: String, where scope: [String: JSON] = [:], keep: (@Sendable (Record) -> Bool)? = nil) {
+  public init(
+    model: String, where scope: [String: JSON] = [:], onlyTopLevel: Bool = false,
+    keep: (@Sendable (Record) -> Bool)? = nil
+  ) {
     self.model = model
     self.scope = scope
+    self.onlyTopLevel = onlyTopLevel
     self.keep = keep
   }
 }

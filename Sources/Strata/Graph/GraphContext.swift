@@ -181,7 +181,10 @@ package final class GraphContext: @unchecked Sendable {
         return .failure(StrataError(importer.mapper.errors))
       }
       if let rule = request.orphans {
-        if case .failure(let error) = deleteOrphans(rule, &importer) { return .failure(error) }
+        let contained = rule.topLevelOnly ? Set(records.map(ObjectIdentifier.init)) : importer.seen
+        if case .failure(let error) = deleteOrphans(rule, &importer, contained: contained) {
+          return .failure(error)
+        }
       }
       importer.transaction.deleteOrphans()
       if !importer.transaction.refusals.isEmpty {
@@ -208,9 +211,11 @@ package final class GraphContext: @unchecked Sendable {
     }
   }
 
-  /// Deletes the records in the rule's scope that the import did not meet.
-  private func deleteOrphans(_ rule: OrphanRule, _ importer: inout GraphImporter) -> Result<Void, StrataError>
-  {
+  /// Deletes the records in the rule's scope that the import did not meet
+  /// (`contained`: the records the response counts as holding).
+  private func deleteOrphans(
+    _ rule: OrphanRule, _ importer: inout GraphImporter, contained: Set<ObjectIdentifier>
+  ) -> Result<Void, StrataError> {
     let type: ModelType
     switch recordType(rule.model) {
     case .failure(let error): return .failure(error)
@@ -230,7 +235,7 @@ package final class GraphContext: @unchecked Sendable {
     let candidates = (memory.index[type.keyRoot] ?? [:]).values.sorted { $0.key < $1.key }
     for record in candidates {
       let state = record.state
-      guard state.model.isSelfOrDescendant(of: type), !importer.seen.contains(ObjectIdentifier(record)),
+      guard state.model.isSelfOrDescendant(of: type), !contained.contains(ObjectIdentifier(record)),
         !importer.transaction.isDeleted(record)
       else { continue }
       let object = state.object

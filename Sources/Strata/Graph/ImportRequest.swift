@@ -25,20 +25,30 @@ package struct OrphanRule {
   package var scope: [(String, JPtr)]
   /// Called with a record about to be deleted: true keeps it.
   package var keep: ((ModelObject) -> Bool)?
+  /// True for MMRecord's rule (`"scope": "top"`): only the response's
+  /// top-level records count as contained; false (`"all"`, the default):
+  /// records nested anywhere in it count too.
+  package var topLevelOnly: Bool
 
   /// A rule from its parts.
-  package init(model: String, scope: [(String, JPtr)] = [], keep: ((ModelObject) -> Bool)? = nil) {
+  package init(
+    model: String, scope: [(String, JPtr)] = [], keep: ((ModelObject) -> Bool)? = nil,
+    topLevelOnly: Bool = false
+  ) {
     self.model = model
     self.scope = scope
     self.keep = keep
+    self.topLevelOnly = topLevelOnly
   }
 }
 
 extension ImportRequest {
-  /// Reads the options object of a C or Python import (borrowed; nil for
-  /// none): `"root"` (a key path or JSON Pointer) and `"delete_orphans"`
-  /// (`{"model": name, "where": {property: value}}`); null members count as
-  /// not given. The orphan rule's `where` values are borrowed from `options`.
+  /// Reads the options object of a C, Python or command-line import
+  /// (borrowed; nil for none): `"root"` (a key path or JSON Pointer) and
+  /// `"delete_orphans"` (`{"model": name, "where": {property: value},
+  /// "scope": "all" | "top"}`); null members count as not given, any other
+  /// member is an `argument` error naming it. The orphan rule's `where`
+  /// values are borrowed from `options`.
   package static func read(_ options: JPtr?, keep: ((ModelObject) -> Bool)?) -> Result<
     ImportRequest, StrataError
   > {
@@ -78,9 +88,19 @@ extension ImportRequest {
             }
             JValue.forEachMember(member) { name, scoped in rule.scope.append((JValue.keyString(name), scoped))
             }
+          case "scope":
+            let text = JValue.isString(member) ? JValue.string(member) : ""
+            guard text == "all" || text == "top" else {
+              problem =
+                "\"scope\" of \"delete_orphans\" must be \"all\" (records nested anywhere in the response count as contained) or \"top\" (only its top-level records)"
+              return
+            }
+            rule.topLevelOnly = text == "top"
           default:
+            let name = JValue.keyString(ruleKey)
             problem =
-              "unknown member '\(JValue.keyString(ruleKey))' of \"delete_orphans\" (it takes \"model\" and \"where\")"
+              "unknown member '\(name)' of \"delete_orphans\" (it takes \"model\", \"where\" and \"scope\"\(name == "keep" ? "; a keep function is given to the call itself" : ""))"
+              + Suggestion.hint(for: name, among: ["model", "where", "scope"])
           }
         }
         request.orphans = rule

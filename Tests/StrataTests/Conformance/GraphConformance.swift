@@ -99,9 +99,16 @@ private func runGraphStep(
       if case .string(let property)? = step["keep"]?["property"], let equals = step["keep"]?["equals"] {
         keep = { record in record[property] == equals }
       }
-      orphans = OrphanDeletion(model: name, where: scope, keep: keep)
+      orphans = OrphanDeletion(
+        model: name, where: scope, onlyTopLevel: rule["scope"] == .string("top"), keep: keep)
     }
-    let result = try context.import(model, step["input"] ?? .null, root: root, deleteOrphans: orphans)
+    let result: ImportResult
+    if let options = step["options"], step["keep"] == nil {
+      // the options object as C and Python give it (unknown members included), as the command line does
+      result = try context.import(model, parsing: (step["input"] ?? .null).serialized(), options: options)
+    } else {
+      result = try context.import(model, step["input"] ?? .null, root: root, deleteOrphans: orphans)
+    }
     if let expected = step["records"] {
       let keys = JSON.array(result.records.map(\.key))
       #expect(sameJSON(keys, expected), "\(label): records \(keys), expected \(expected)")

@@ -196,7 +196,10 @@ class Context:
         top-level records in input order. ``root`` overrides the model's
         ``root``. ``delete_orphans={"model": "Tweet", "where": {"feed":
         "home"}, "keep": fn}`` deletes the records of that model in scope that
-        the response did not contain, unless ``keep(record)`` is true.
+        the response did not contain, unless ``keep(record)`` is true;
+        ``"scope": "top"`` counts only the response's top-level records as
+        contained (MMRecord's rule; ``"all"``, the default, counts nested
+        ones too). An unknown member is a :class:`StrataError` (``argument``).
 
         Raises :class:`MappingError` with every error of the input (paths into
         ``data``); then nothing changed."""
@@ -208,16 +211,17 @@ class Context:
             options["root"] = root
         keep_fn: Optional[Callable[[Record], Any]] = None
         if delete_orphans is not None:
-            if not isinstance(delete_orphans, Mapping) or not isinstance(delete_orphans.get("model"), str):
+            if not isinstance(delete_orphans, Mapping):
                 raise TypeError('strata: delete_orphans must be {"model": name, "where": {...}, "keep": fn}')
-            unknown = set(delete_orphans) - {"model", "where", "keep"}
-            if unknown:
-                raise TypeError(f"strata: delete_orphans takes model, where and keep, not {sorted(unknown)}")
-            scope = {
-                key: (value.key if isinstance(value, Record) else value)
-                for key, value in dict(delete_orphans.get("where") or {}).items()
-            }
-            options["delete_orphans"] = {"model": delete_orphans["model"], "where": scope}
+            # every member but keep goes to the engine, which refuses unknown
+            # ones with the error C and the command line give
+            rule = {key: value for key, value in delete_orphans.items() if key != "keep"}
+            where = rule.get("where")
+            if isinstance(where, Mapping):
+                rule["where"] = {
+                    key: (value.key if isinstance(value, Record) else value) for key, value in where.items()
+                }
+            options["delete_orphans"] = rule
             keep_fn = delete_orphans.get("keep")
             if keep_fn is not None and not callable(keep_fn):
                 raise TypeError("strata: delete_orphans['keep'] must be a callable(record) -> bool")

@@ -169,8 +169,12 @@ def test_orphan_rule_with_keep(schema: strata.Schema) -> None:
         with pytest.raises(RuntimeError, match="keep failed"):
             ctx.import_("Post", [], delete_orphans={"model": "Post", "where": {"author": 7}, "keep": broken})
         assert ctx.count("Post") == 2  # a keep that raised kept its record
-        with pytest.raises(TypeError):
+        # an unknown member is the engine's error, as in C and on the command line
+        with pytest.raises(strata.StrataError, match=r"unknown member 'wher' of \"delete_orphans\".*did you mean 'where'") as failure:
             ctx.import_("Post", [], delete_orphans={"model": "Post", "wher": {}})
+        assert failure.value.errors[0]["code"] == "argument"
+        with pytest.raises(TypeError):
+            ctx.import_("Post", [], delete_orphans=["Post"])  # type: ignore[arg-type]
 
 
 def test_a_file_context_reopens_to_the_same_graph(schema: strata.Schema, tmp_path: Path) -> None:
@@ -301,6 +305,23 @@ def test_cli_import_and_get(tmp_path: Path) -> None:
         [str(CLI), "import", str(schema_file), "Post", "--db", str(db)], input='[{"id": "x"}]', capture_output=True, text=True
     )
     assert failing.returncode == 1 and "/0/id [Post.id]" in failing.stderr
+    # the orphan rule is read by the engine's reader: a typo is refused, nothing is deleted
+    before = run("get", str(schema_file), "User", "7", "--db", str(db), "--flat").stdout
+    typo = run(
+        "import", str(schema_file), "Post", str(tmp_path / "empty.json"), "--db", str(db), "--root", "data",
+        "--delete-orphans", '{"model": "Post", "wher": {"author": 7}}',
+    )
+    assert typo.returncode == 1 and "unknown member 'wher'" in typo.stderr and "did you mean 'where'" in typo.stderr
+    keep = run(
+        "import", str(schema_file), "Post", str(tmp_path / "empty.json"), "--db", str(db), "--root", "data",
+        "--delete-orphans", '{"model": "Post", "keep": true}',
+    )
+    assert keep.returncode == 1 and "keep" in keep.stderr and "command line cannot run" in keep.stderr
+    assert run("get", str(schema_file), "User", "7", "--db", str(db), "--flat").stdout == before
+    # an error of the graph file names the graph file, not the input
+    (tmp_path / "not-a-db").write_text("this is not SQLite")
+    wrong = run("import", str(schema_file), "Post", str(data), "--db", str(tmp_path / "not-a-db"), "--root", "data")
+    assert wrong.returncode == 1 and "not-a-db" in wrong.stderr and "posts.json" not in wrong.stderr, wrong.stderr
 
 
 NOTES_V1: Dict[str, Any] = {
