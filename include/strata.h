@@ -962,7 +962,13 @@ json_t *strata_context_to_json(strata_context_t *context, strata_model_t *record
 int strata_schema_relationship(const strata_schema_t *schema, const char *model, const char *property,
                                strata_error_t *error);
 
-/** The key of a record handle (new reference), or NULL for an ordinary model or NULL. */
+/**
+ * The key of a record handle (new reference), or NULL for an ordinary model or
+ * NULL. A record's handle keeps its key and values after the record is
+ * deleted or its context closed; following its relationships then is an
+ * "argument" error that says so (the record was deleted, or the context is
+ * closed).
+ */
 json_t *strata_record_key(const strata_model_t *record);
 
 /**

@@ -582,6 +582,15 @@ int main(void) {
         CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);
         CHECK(strata_context_delete(context, record, &err) == 0);
         CHECK_ARG(strata_context_delete(context, record, &err) == -1); /* already gone */
+        CHECK(strstr(err.message, "was deleted") != NULL);
+        {
+            /* a deleted record's handle keeps its key and values; its relationships cannot be followed */
+            json_t *gone = strata_record_key(record);
+            CHECK(gone != NULL && json_equal(gone, key));
+            json_decref(gone);
+            CHECK_ARG(strata_context_related(context, record, "posts", &n, &err) == NULL);
+            CHECK(strstr(err.message, "was deleted") != NULL);
+        }
 
         strata_context_close(context);
         CHECK_ARG(strata_context_count(context, "User", &err) == -1);

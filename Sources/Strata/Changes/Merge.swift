@@ -364,11 +364,11 @@ struct Merging {
 extension ModelObject {
   /// The error for changing a graph record's handle in place, or nil for an ordinary model.
   var readOnlyRefusal: StrataError? {
-    guard let record = graphRecord else { return nil }
+    guard let key = recordKey else { return nil }
     return StrataError(
       code: .argument,
       message:
-        "the '\(type.name)' record \(record.key) is read only: import a change into its context, or change a copy"
+        "the '\(type.name)' record \(key) is read only: import a change into its context, or change a copy"
     )
   }
 

@@ -380,18 +380,23 @@ package final class GraphContext: @unchecked Sendable {
 
   /// The live record behind a record handle of this context.
   private func liveRecord(_ object: ModelObject) -> Result<GraphRecord, StrataError> {
-    guard let record = object.graphRecord else {
+    guard let key = object.recordKey else {
       return .failure(
         StrataError(
           code: .argument, message: "the '\(object.type.name)' model is not a record of a graph context"))
     }
-    guard !record.isDeleted, memory.record(record.keyRoot, record.key) === record else {
+    guard let record = object.graphRecord, !record.isDeleted else {
       return .failure(
         StrataError(
           code: .argument,
           message:
-            "the '\(object.type.name)' record \(record.key) is not in this context (deleted, or another context's)"
+            "the '\(object.type.name)' record \(key) was deleted: its handle keeps the values it had, and its relationships can no longer be followed"
         ))
+    }
+    guard memory.record(record.keyRoot, record.key) === record else {
+      return .failure(
+        StrataError(
+          code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
     }
     return .success(record)
   }

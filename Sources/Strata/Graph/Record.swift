@@ -21,8 +21,9 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
   /// The record's key: the canonical value of its key property, a list for
   /// a composite key.
   public var key: JSON {
-    guard let record = model.object.graphRecord else { return .null }
-    return JSON(borrowing: record.keyJSON)
+    guard let made = model.object.recordKeyJSON else { return .null }
+    defer { JValue.release(made) }
+    return JSON(borrowing: made)
   }
 
   /// The canonical value of a property (a relationship gives the key, or
@@ -69,6 +70,7 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
 extension ModelObject {
   /// The key of the graph record this object shows (a new reference), or nil for an ordinary model.
   package var recordKeyJSON: JPtr? {
-    graphRecord.map { JValue.retain($0.keyJSON) }
+    if let graphRecord { return JValue.retain(graphRecord.keyJSON) }
+    return recordKey?.makeJSON()
   }
 }

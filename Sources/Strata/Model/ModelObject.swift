@@ -16,8 +16,14 @@ package final class ModelObject: @unchecked Sendable {
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
   var unknown: JPtr?
   /// For the committed state of a graph record: the record (the object is
-  /// then read only; a copy is an ordinary model).
-  weak var graphRecord: GraphRecord?
+  /// then read only; a copy is an ordinary model). Weak: nil once the
+  /// record is deleted or its context closed.
+  weak var graphRecord: GraphRecord? {
+    didSet { if let graphRecord { recordKey = graphRecord.key } }
+  }
+  /// The key of the graph record this object shows, kept when the record
+  /// is deleted or its context closed (the handle stays a read-only record).
+  private(set) var recordKey: RecordKey?
 
   init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
   {

@@ -73,3 +73,27 @@ let blogSchemaText = #"""
   #expect(try reopened.get("Tag", key: "sun") != nil)
   #expect(try reopened.get("Post", key: 1)?.one("author")?["name"] == "Ann")
 }
+
+@Test func aDeletedOrClosedRecordKeepsItsKeyAndSaysWhy() throws {
+  let schema = try Schema(parsing: blogSchemaText)
+  let context = try Context(schema: schema)
+  let posts = try context.import(
+    "Post", parsing: #"[{"id": 505, "title": "a", "author": 7}, {"id": 6, "title": "b"}]"#)
+  let deleted = posts.records[0]
+  try context.delete(deleted)
+  #expect(deleted.key == 505)
+  #expect(deleted["title"] == "a")
+  do {
+    _ = try deleted.one("author")
+    Issue.record("following a deleted record's relationship succeeded")
+  } catch {
+    #expect(error.errors.first?.message.contains("'Post' record 505 was deleted") == true, "\(error)")
+  }
+  #expect(throws: StrataError.self) { try deleted.dictionary }
+  #expect(throws: StrataError.self) { try context.delete(deleted) }
+  let kept = posts.records[1]
+  context.close()
+  #expect(kept.key == 6)
+  #expect(kept["title"] == "b")
+  #expect(throws: StrataError.self) { try kept.related("tags") }
+}

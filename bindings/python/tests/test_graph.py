@@ -201,6 +201,21 @@ def test_a_closed_context_refuses_calls(schema: strata.Schema) -> None:
     with pytest.raises(ValueError, match="closed"):
         ctx.count("Post")
     assert record["title"] == "one"  # still a readable model
+    assert record.key == 1 and repr(record) == "<strata.Record Post 1>"
+    assert record.to_dict(nested=False)["title"] == "one"
+    with pytest.raises(ValueError, match="closed"):
+        record["author"]  # relationships need the context
+
+
+def test_a_deleted_record_says_it_was_deleted(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        post = ctx.import_("Post", POSTS)[0]
+        ctx.delete(post)
+        assert post.key == 1 and repr(post) == "<strata.Record Post 1>"
+        assert post["title"] == "one" and post.to_dict(nested=False)["id"] == 1
+        for follow in (lambda: post["author"], post.to_dict, post.to_json, lambda: ctx.delete(post)):
+            with pytest.raises(strata.StrataError, match="'Post' record 1 was deleted"):
+                follow()
 
 
 READ_ONLY_CHECK = """
