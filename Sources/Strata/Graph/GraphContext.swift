@@ -230,6 +230,7 @@ package final class GraphContext: @unchecked Sendable {
             message: "the orphan rule's 'where' names '\(name)', which is not a property of '\(type.name)'"
               + Suggestion.hint(for: name, among: type.properties.map(\.name))))
       }
+      if case .failure(let error) = checkScopeValue(value, type, index) { return .failure(error) }
       scope.append((index, value))
     }
     let candidates = (memory.index[type.keyRoot] ?? [:]).values.sorted { $0.key < $1.key }
@@ -256,6 +257,34 @@ package final class GraphContext: @unchecked Sendable {
       importer.transaction.delete(record)
     }
     return .success(())
+  }
+
+  /// An orphan rule's `where` value must be what the property can hold
+  /// (its canonical form; a relationship: the related record's key), as a
+  /// key given to `get` must: anything else would silently match nothing.
+  private func checkScopeValue(_ value: JPtr, _ type: ModelType, _ index: Int) -> Result<Void, StrataError> {
+    let spec = type.properties[index]
+    let failed: [ErrorDetail]
+    if let relation = spec.relation, relation.target < schema.models.count {
+      if JValue.isNull(value) && spec.type.acceptsNull { return .success(()) }
+      guard case .failure(let error) = readKey(value, schema.models[relation.target]) else {
+        return .success(())
+      }
+      failed = error.errors
+    } else {
+      var reader = Mapper(schema: schema, mode: .canonical)
+      reader.read(value, type: spec.type, model: type, property: index).release()
+      failed = reader.errors
+    }
+    if failed.isEmpty { return .success(()) }
+    return .failure(
+      StrataError(
+        failed.map { detail in
+          var located = detail
+          located.path = "/delete_orphans/where/" + JSONPointer.escape(spec.name) + detail.path
+          located.message = "the orphan rule's 'where' value of '\(spec.name)': \(detail.message)"
+          return located
+        }))
   }
 
   // MARK: reading

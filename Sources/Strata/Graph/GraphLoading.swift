@@ -67,7 +67,8 @@ enum GraphLoading {
             errors.map { detail in
               var located = detail
               located.code = .io
-              located.message = "the stored record does not fit the schema: \(detail.message)"
+              located.message =
+                "the stored record does not fit the schema: \(detail.message). The schema changed since the file was written at version \(store.storedVersion): to carry its records over, raise the schema's \"version\" and add a migration (docs/schema.md#archives-and-migrations)"
               return located
             })
         }

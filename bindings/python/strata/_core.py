@@ -6,6 +6,7 @@ import ctypes
 import datetime
 import io
 import json
+import math
 import os
 import pickle
 import stat
@@ -45,12 +46,55 @@ _REPR_VALUE_WIDTH = 40
 
 
 def _encode(data: Any) -> bytes:
-    """JSON text for the library: str/bytes as they are, anything else json.dumps'ed."""
+    """JSON text for the library: str/bytes as they are, anything else json.dumps'ed.
+
+    Text with a lone surrogate goes as the bytes it holds (the engine's
+    parser then names where the text is not UTF-8). Python data that JSON
+    cannot hold (``nan``, ``inf``, a string with a lone surrogate) raises
+    :class:`MappingError` with a ``type`` error at its path."""
     if isinstance(data, str):
-        return data.encode("utf-8")
+        return data.encode("utf-8", "surrogatepass")
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
-    return json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (ValueError, UnicodeEncodeError) as exc:
+        found = _not_json(data, "")
+        if found is None:
+            raise
+        path, message = found
+        raise MappingError(
+            [{"path": path, "model": "", "property": "", "code": "type", "message": message}],
+            "the input is not JSON",
+        ) from None
+
+
+def _not_json(value: Any, path: str) -> Optional[Tuple[str, str]]:
+    """Where in Python data the first value JSON cannot hold is, and why."""
+    if isinstance(value, float) and (value != value or value in (math.inf, -math.inf)):
+        return path, f"{value!r} is not a JSON number"
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return path, f"the string holds a lone surrogate ({value[exc.start]!r}), which is not UTF-8"
+        return None
+    if isinstance(value, Mapping):
+        for key, member in value.items():
+            # a lone surrogate in a key is written as its escape in the path
+            text = str(key).encode("utf-8", "backslashreplace").decode("utf-8")
+            step = text.replace("~", "~0").replace("/", "~1")
+            if isinstance(key, str) and _not_json(key, "") is not None:
+                return path + "/" + step, f"the key {key!r} holds a lone surrogate, which is not UTF-8"
+            found = _not_json(member, path + "/" + step)
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for position, member in enumerate(value):
+            found = _not_json(member, f"{path}/{position}")
+            if found is not None:
+                return found
+    return None
 
 
 _LINES_CHUNK = 1 << 16
@@ -66,7 +110,7 @@ def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
     files it opens). A binary file's chunks are views of one buffer, each
     valid until the next."""
     if isinstance(source, str):
-        source = source.encode("utf-8")
+        source = source.encode("utf-8", "surrogatepass")
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         for start in range(0, len(data), _LINES_CHUNK):
@@ -76,6 +120,17 @@ def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
         with open(source, "rb") as file:
             yield from _line_chunks(file)
         return
+    if isinstance(source, io.TextIOBase):
+        # A text file translates newlines (a lone \r, JSON whitespace, would
+        # end a line): read its bytes instead when nothing is decoded ahead.
+        raw = getattr(source, "buffer", None)
+        try:
+            untouched = raw is not None and source.tell() == raw.tell()
+        except (OSError, ValueError, AttributeError):
+            untouched = False
+        if untouched:
+            yield from _line_chunks(raw)
+            return
     readinto = getattr(source, "readinto", None)
     if callable(readinto) and not isinstance(source, io.TextIOBase):
         # One buffer for the whole file (a new bytes object per read makes
@@ -110,7 +165,7 @@ def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
             chunk = read(_LINES_CHUNK)
             if not chunk:
                 return
-            yield chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+            yield chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else bytes(chunk)
     try:
         lines = iter(source)
     except TypeError:
@@ -120,7 +175,7 @@ def _line_chunks(source: Any) -> Iterator[Union[bytes, memoryview]]:
         ) from None
     for line in lines:
         if isinstance(line, str):
-            line = line.encode("utf-8")
+            line = line.encode("utf-8", "surrogatepass")
         elif isinstance(line, (bytearray, memoryview)):
             line = bytes(line)
         elif not isinstance(line, bytes):

@@ -279,6 +279,13 @@ class Context:
         name = self._schema._model_name(model)
         if isinstance(key, Record):
             key = key.key
+        for part in key if isinstance(key, list) else [key]:
+            if isinstance(part, int) and not isinstance(part, bool) and not -(2**63) <= part < 2**63:
+                raise MappingError(
+                    [{"path": "", "model": name.decode(), "property": "", "code": "type",
+                      "message": f"the key {part} is outside the 64-bit integers a key can be"}],
+                    f"cannot get {model!r}",
+                )
         # a str key is a JSON string, not JSON text
         key_handle = _json_handle(json.dumps(key), f"cannot get {model!r}")
         error = strata_error_t()

@@ -423,3 +423,15 @@ def test_a_full_disk_is_an_io_error_and_the_graph_stays(schema: strata.Schema, t
     assert done.stdout.split() == ["io", "3", "True"], done.stdout + done.stderr
     with schema.context(path) as ctx:  # the file is as it was
         assert ctx.count("Post") == 3 and [post.key for post in ctx.get("User", 7)["posts"]] == [1, 3]
+
+
+def test_a_file_whose_records_no_longer_fit_the_schema_says_how_to_carry_them_over(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    with strata.Schema(NOTES_V1).context(path) as ctx:
+        ctx.import_("Note", [{"id": 1, "body": "hello"}])
+    changed = dict(NOTES_V1, models={"Note": {"primaryKey": "id", "properties": {
+        "id": {"type": "int"}, "body": {"type": "int"}}}})
+    with pytest.raises(strata.StrataError) as failure:
+        strata.Schema(changed).context(path)
+    assert failure.value.errors[0]["code"] == "io"
+    assert 'raise the schema\'s "version" and add a migration' in failure.value.errors[0]["message"]
