@@ -1,9 +1,12 @@
 """The runtime of generated typed classes (``strata codegen python``).
 
-A generated class is a read-only view over a :class:`strata.Model`: its
-attributes read the model's canonical values through the engine and convert
-them (``date`` -> aware :class:`datetime.datetime`, nested models -> the
-generated classes, lists and dictionaries element by element). Mapping,
+A generated class is a read-only view over a :class:`strata.Model` or a
+graph :class:`strata.Record`: its attributes read the model's canonical
+values through the engine and convert them (``date`` -> aware
+:class:`datetime.datetime`, nested models -> the generated classes, lists and
+dictionaries element by element). On a record, a relationship attribute is
+the related record's view (to-one) or a list of them (to-many), as the
+record leads to them now. Mapping,
 validation, merging and diffs are the engine's; nothing here maps JSON.
 """
 
@@ -15,6 +18,7 @@ import threading
 from typing import Any, ClassVar, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
 from ._core import JSONInput, Model, Schema
+from ._graph import Record
 
 __all__ = ["JSONValue", "TypedModel", "TypedSchema"]
 
@@ -74,6 +78,9 @@ class TypedSchema:
         if kind == "date":
             return _instant(value)
         if kind == "model":
+            if isinstance(value, Model):
+                # a record's relationship leads to the related record: its view
+                return self.wrap(value)
             name = value.get("$type", descriptor[1]) if isinstance(value, dict) else descriptor[1]
             archive = {"strata-archive": 1, "version": self.schema.version, "model": name, "values": value}
             return self.wrap(self.schema.unarchive(archive))
@@ -192,9 +199,16 @@ class TypedModel:
     def __hash__(self) -> int:
         return hash(self._model)
 
+    def _own_values(self) -> Dict[str, Any]:
+        """The canonical dictionary; a record's relationships as keys (its
+        nested dictionary would write the whole connected graph)."""
+        if isinstance(self._model, Record):
+            return self._model.to_dict(nested=False)
+        return self._model.to_dict()
+
     def __repr__(self) -> str:
-        fields = ", ".join(f"{key}={value!r}" for key, value in self._model.to_dict().items() if key != "$type")
+        fields = ", ".join(f"{key}={value!r}" for key, value in self._own_values().items() if key != "$type")
         return f"{type(self).__name__}({fields})"
 
     def __str__(self) -> str:
-        return json.dumps(self._model.to_dict(), ensure_ascii=False)
+        return json.dumps(self._own_values(), ensure_ascii=False)

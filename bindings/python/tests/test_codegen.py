@@ -178,6 +178,23 @@ for message in thread.messages:
         body: str = message.body
 """
 
+RECORDS = """
+from typing import Optional
+import strata
+from blog_models import BlogPost, BlogUser
+
+ctx = BlogPost.__strata_schema__.schema.context()
+ctx.import_("BlogPost", [{"id": 1, "title": "t", "author": {"id": 7, "name": "Ann"}}])
+record = ctx.get("BlogPost", 1)
+assert record is not None
+post = BlogPost.from_model(record)
+author: Optional[BlogUser] = post.author
+assert author is not None
+posts: Optional[list[BlogPost]] = author.posts
+assert posts is not None
+title: Optional[str] = posts[0].title
+"""
+
 BAD = """
 from gh_models import GHIssue
 
@@ -186,6 +203,42 @@ count: int = issue.title
 issue.title = "new"
 issue.nosuch
 """
+
+
+BLOG = {
+    "strata": 1,
+    "models": {
+        "BlogUser": {
+            "primaryKey": "id",
+            "properties": {
+                "id": {"type": "int"},
+                "name": {"type": "string"},
+                "posts": {"type": "[BlogPost]", "inverse": "author", "json": False},
+            },
+        },
+        "BlogPost": {
+            "primaryKey": "id",
+            "properties": {"id": {"type": "int"}, "title": {"type": "string"}, "author": {"type": "BlogUser?"}},
+        },
+    },
+}
+
+
+def test_typed_classes_work_on_graph_records(tmp_path: Path) -> None:
+    module = load(strata.codegen.python(strata.Schema(BLOG)), tmp_path, "blog_models")
+    schema = module.BlogPost.__strata_schema__.schema
+    with schema.context() as ctx:
+        ctx.import_("BlogPost", [{"id": 1, "title": "one", "author": {"id": 7, "name": "Ann"}}, {"id": 2, "author": 7}])
+        post = module.BlogPost.from_model(ctx.get("BlogPost", 1))
+        author = post.author
+        assert isinstance(author, module.BlogUser) and author.name == "Ann"
+        assert [p.id for p in author.posts] == [1, 2] and all(isinstance(p, module.BlogPost) for p in author.posts)
+        assert author.posts[0] == post
+        assert repr(post) == "BlogPost(id=1, title='one', author=7)"  # relationships as keys, not the graph
+        assert module.BlogPost.from_model(ctx.get("BlogPost", 2)).title is None
+    (tmp_path / "records.py").write_text(RECORDS)
+    checked = mypy(tmp_path, "blog_models.py", "records.py")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_generated_modules_pass_mypy_strict_and_catch_misuse(tmp_path: Path) -> None:
