@@ -389,8 +389,9 @@ strata_model_t **strata_map_responseb(const strata_schema_t *schema, const char 
  *
  * Callbacks run on the calling thread (or on the helper thread of a call
  * that needs a large stack, see "Limits"). A callback may call any strata
- * function; it must not call strata_lines_feed() or strata_lines_finish() on
- * the line mapper that is calling it.
+ * function but strata_lines_feed(), strata_lines_feed_array() and
+ * strata_lines_finish() on the line mapper that is calling it: those are
+ * refused with an "argument" error.
  */
 
 /** The default line length limit (bytes before the "\n"): 64 MiB. */

@@ -18,6 +18,9 @@ final class LineStream {
   /// Set once the input was finished, a callback stopped the stream, or a
   /// bad line stopped it (no error callback): later calls are refused.
   var ended = false
+  /// True while a feed or finish runs: a callback of this mapper may not
+  /// feed or finish it (the buffer it reads would change under it).
+  var running = false
 
   init(_ mapping: LineMapping) { self.mapping = mapping }
 
@@ -112,7 +115,9 @@ public func strata_lines_feed(
       return -1
     }
     var delivery = Delivery(onModel: onModel, onError: onError, data: data)
+    stream.running = true
     _ = stream.mapping.feed(UnsafeRawBufferPointer(start: buffer, count: length)) { delivery.deliver($0) }
+    stream.running = false
     if delivery.stopped || delivery.failure != nil { stream.ended = true }
     return delivery.finish(error)
   }
@@ -127,7 +132,9 @@ public func strata_lines_finish(
   deepCall { () -> Int64 in
     guard let stream = usable(lines, error) else { return -1 }
     var delivery = Delivery(onModel: onModel, onError: onError, data: data)
+    stream.running = true
     _ = stream.mapping.finish { delivery.deliver($0) }
+    stream.running = false
     stream.ended = true
     return delivery.finish(error)
   }
@@ -222,6 +229,11 @@ private struct LineArray {
 private func usable(_ lines: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> LineStream? {
   guard let stream = LineStream.handle(lines) else {
     ErrorReporting.fail(.argument, "the line mapper is NULL", error)
+    return nil
+  }
+  if stream.running {
+    ErrorReporting.fail(
+      .argument, "a callback of this line mapper cannot feed or finish it (it is running that call)", error)
     return nil
   }
   if stream.ended {

@@ -137,6 +137,29 @@ static strata_schema_t *load_with(strata_schema_builder_t *builder) {
     return s;
 }
 
+/* A line mapper's model callback that feeds and finishes its own mapper:
+   both are refused, and the callback goes on. */
+struct refeed_state {
+    int refused;
+    strata_lines_t *lines;
+};
+
+static int refeeding(strata_model_t *model, size_t line, void *data) {
+    strata_error_t err;
+    struct refeed_state *state = data;
+    size_t count = 0;
+    (void)line;
+    if (strata_lines_feed(state->lines, "{}\n", 3, NULL, NULL, NULL, &err) == -1 && err.code == STRATA_ERROR_ARGUMENT)
+        state->refused++;
+    if (strata_lines_feed_array(state->lines, "{}\n", 3, 0, &count, NULL, &err) == NULL &&
+        err.code == STRATA_ERROR_ARGUMENT)
+        state->refused++;
+    if (strata_lines_finish(state->lines, NULL, NULL, NULL, &err) == -1 && err.code == STRATA_ERROR_ARGUMENT)
+        state->refused++;
+    strata_model_decref(model);
+    return 0;
+}
+
 int main(void) {
     strata_error_t err;
     strata_schema_builder_t *builder = strata_schema_builder_new();
@@ -277,6 +300,16 @@ int main(void) {
         CHECK_ARG(strata_lines_feed(lines, NULL, 3, NULL, NULL, NULL, &err) == -1);
         CHECK_ARG(strata_lines_feed(lines, "{}\n", (size_t)-1, NULL, NULL, NULL, &err) == -1);
         CHECK(strata_lines_feed(lines, "{}\n{", 4, NULL, NULL, NULL, &err) == 1);
+        {
+            /* a callback cannot feed or finish the mapper calling it */
+            struct refeed_state state = {0, NULL};
+            strata_lines_t *own = strata_lines_new(schema, "Issue", 0, &err);
+            state.lines = own;
+            CHECK(strata_lines_feed(own, "{}\n{}\n", 6, refeeding, NULL, &state, &err) == 2);
+            CHECK(state.refused == 6);
+            CHECK(strata_lines_feed(own, "{}\n", 3, NULL, NULL, NULL, &err) == 1); /* usable again after */
+            strata_lines_free(own);
+        }
         CHECK(strata_lines_finish(lines, NULL, NULL, NULL, &err) == -1 && err.code == STRATA_ERROR_SYNTAX);
         CHECK_ARG(strata_lines_finish(lines, NULL, NULL, NULL, &err) == -1); /* ended */
         CHECK_ARG(strata_lines_feed(lines, "{}\n", 3, NULL, NULL, NULL, &err) == -1);
