@@ -230,6 +230,36 @@ with schema.context(sys.argv[2]) as ctx:
 """
 
 
+def _as_another_user(folder: Path, path: Path) -> "subprocess.CompletedProcess[str]":
+    """READ_ONLY_CHECK on ``path``, as user nobody when run as root (root
+    writes read-only files), from a copy of the package and library in
+    ``folder``: the checkout may sit where nobody cannot read (a private
+    mktemp folder, /root)."""
+    package = folder / "pkg"
+    shutil.copytree(Path(strata.__file__).resolve().parent, package / "strata")
+    library = package / "libstrata.so"
+    shutil.copy(strata.library_path, library)
+    for entry in [package, *package.rglob("*")]:
+        os.chmod(entry, 0o755 if entry.is_dir() else 0o644)
+    python, demote = sys.executable, None
+    if os.geteuid() == 0:
+        # the system's python: root's own may sit where nobody cannot read
+        python = "/usr/bin/python3"
+
+        def demote() -> None:
+            os.setgid(65534)
+            os.setuid(65534)
+
+    return subprocess.run(
+        [python, "-c", READ_ONLY_CHECK, json.dumps(SCHEMA), str(path)],
+        capture_output=True,
+        text=True,
+        preexec_fn=demote,
+        cwd="/",
+        env=dict(os.environ, PYTHONPATH=str(package), STRATA_LIBRARY=str(library)),
+    )
+
+
 def test_a_read_only_file_is_an_io_error_and_the_graph_stays(schema: strata.Schema) -> None:
     folder = Path(tempfile.mkdtemp(prefix="strata-ro-"))
     path = folder / "ro.db"
@@ -237,27 +267,34 @@ def test_a_read_only_file_is_an_io_error_and_the_graph_stays(schema: strata.Sche
         with schema.context(path) as ctx:
             ctx.import_("Post", POSTS)
         os.chmod(path, 0o444)
-        os.chmod(folder, 0o777)  # the -wal and -shm files can be made; the database cannot be written
-        python, demote = sys.executable, None
-        if os.geteuid() == 0:
-            # root writes read-only files: the check runs as nobody, with the
-            # system's python (root's own may sit where nobody cannot read)
-            python = "/usr/bin/python3"
-
-            def demote() -> None:
-                os.setgid(65534)
-                os.setuid(65534)
-
-        package = str(Path(strata.__file__).resolve().parents[1])
-        done = subprocess.run(
-            [python, "-c", READ_ONLY_CHECK, json.dumps(SCHEMA), str(path)],
-            capture_output=True,
-            text=True,
-            preexec_fn=demote,
-            env=dict(os.environ, PYTHONPATH=package, STRATA_LIBRARY=strata.library_path),
-        )
+        os.chmod(folder, 0o777)  # the -wal and -shm files could be made; the database cannot be written
+        done = _as_another_user(folder, path)
+        # opened read only, as immutable: nothing made beside the file for its owner to trip on
+        assert not (folder / "ro.db-wal").exists() and not (folder / "ro.db-shm").exists()
+        os.chmod(path, 0o644)
+        with schema.context(path) as ctx:
+            ctx.import_("Post", [{"id": 9}])
+            assert ctx.count("Post") == 4
     finally:
         os.chmod(folder, 0o755)
+        shutil.rmtree(folder, ignore_errors=True)
+    assert done.stdout.split() == ["io", "3", "True"], done.stderr
+
+
+def test_a_file_in_a_read_only_folder_opens_to_read(schema: strata.Schema) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="strata-ro-folder-"))
+    data = folder / "data"
+    data.mkdir()
+    path = data / "ro.db"
+    try:
+        with schema.context(path) as ctx:
+            ctx.import_("Post", POSTS)
+        os.chmod(folder, 0o755)
+        os.chmod(data, 0o555)  # no -wal or -shm can be made there
+        done = _as_another_user(folder, path)
+        assert sorted(entry.name for entry in data.iterdir()) == ["ro.db"]
+    finally:
+        os.chmod(data, 0o755)
         shutil.rmtree(folder, ignore_errors=True)
     assert done.stdout.split() == ["io", "3", "True"], done.stderr
 

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// The persistent format of the object graph: records of models, each stored
 /// under its model's name and the canonical JSON of its primary key, in one
@@ -53,7 +54,7 @@ package final class GraphStore {
     path: String, schemaVersion: Int64, readOnly: Bool = false, busyTimeout: Int32 = 5000
   ) throws(StrataError) {
     connection = try SQLiteConnection(
-      path: path, mode: readOnly ? .readOnly : .readWriteCreate, busyTimeout: busyTimeout)
+      path: path, mode: readOnly ? .readOnly : Self.openMode(path), busyTimeout: busyTimeout)
     self.schemaVersion = schemaVersion
     storedVersion = schemaVersion
     do {
@@ -69,6 +70,26 @@ package final class GraphStore {
         "the graph file was written by schema version \(storedVersion), newer than this schema's "
           + "version \(schemaVersion)", path: path)
     }
+  }
+
+  /// How to open a file asked to be written: read and write (created when
+  /// missing), unless this process cannot write it or its folder (a
+  /// read-only file, folder or filesystem, another user's file). Then read
+  /// only: through its write-ahead log when it has one, else as immutable,
+  /// so that nothing is made beside it (no `-wal` or `-shm` a later writer
+  /// could not open) and a read-only folder or filesystem opens at all.
+  static func openMode(_ path: String) -> SQLiteConnection.Mode {
+    guard path != ":memory:", access(path, F_OK) == 0 else { return .readWriteCreate }
+    let folder: String
+    if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) {
+      folder = slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+    } else {
+      folder = "."
+    }
+    if access(path, W_OK) == 0 && access(folder, W_OK) == 0 { return .readWriteCreate }
+    var log = stat()
+    let hasLog = stat(path + "-wal", &log) == 0 && log.st_size > 0
+    return hasLog ? .readOnly : .readOnlyImmutable
   }
 
   /// Opens a store: the same as `init(path:schemaVersion:readOnly:busyTimeout:)`.

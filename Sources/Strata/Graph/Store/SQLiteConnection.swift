@@ -20,6 +20,11 @@ package final class SQLiteConnection {
   package enum Mode: Sendable {
     /// Read only: every write is an `io` error (SQLITE_READONLY).
     case readOnly
+    /// Read only, the file taken as immutable (`?immutable=1`): SQLite
+    /// makes no `-wal` or `-shm` file and takes no lock, so a file in a
+    /// read-only folder or filesystem opens; changes others make after the
+    /// open are not seen. Only for a file without a write-ahead log.
+    case readOnlyImmutable
     /// Read and write an existing file; a missing file is an `io` error.
     case readWrite
     /// Read and write, creating the file when it does not exist.
@@ -66,13 +71,17 @@ package final class SQLiteConnection {
       throw SQLiteError.store(.argument, "an SQLite file name must be non-empty, without NUL", path: path)
     }
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    var name = path
     switch mode {
     case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readOnlyImmutable:
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      name = "file:" + Self.uriEscaped(path) + "?immutable=1"
     case .readWrite: flags |= SQLITE_OPEN_READWRITE
     case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
     }
     var opened: OpaquePointer? = nil
-    let result = sqlite3_open_v2(path, &opened, flags, nil)
+    let result = sqlite3_open_v2(name, &opened, flags, nil)
     guard result == SQLITE_OK, let opened else {
       let error = SQLiteError.make(result, handle: opened, doing: "open", path: path)
       // SQLite usually makes a handle even when opening fails; it must be closed.
@@ -92,12 +101,32 @@ package final class SQLiteConnection {
 
   deinit { close() }
 
+  /// A file name as the path of a `file:` URI: bytes other than unreserved
+  /// ones and `/` percent-encoded.
+  static func uriEscaped(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        out.unicodeScalars.append("%")
+        out.unicodeScalars.append(digits[Int(byte >> 4)])
+        out.unicodeScalars.append(digits[Int(byte & 15)])
+      }
+    }
+    return out
+  }
+
   /// The journal and sync settings of a file (see `init`); reading the first
   /// page here also finds a file that is not a database (SQLITE_NOTADB).
   private func configure() throws(StrataError) {
     // Touch the schema: a file that is not SQLite fails here, at open, not later.
     try execute("SELECT count(*) FROM sqlite_master")
-    guard !isMemory, mode != .readOnly, !isReadOnly else { return }
+    guard !isMemory, mode == .readWrite || mode == .readWriteCreate, !isReadOnly else { return }
     let journal = try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
       try statement.step() ? (statement.text(0) ?? "") : ""
     }
