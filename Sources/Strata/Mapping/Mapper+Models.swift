@@ -114,10 +114,13 @@ extension Mapper {
             Owner(model: current, property: -1), extra: [.name(key.name)])
           return nil
         }
-        guard JValue.isString(tag), let index = table[JValue.string(tag)] else {
+        // a number outside jansson's range (a byte parser's stand-in) is a
+        // value like any other here: it names no subtype
+        let outOfRange = numbers?.consume(tag)
+        guard outOfRange == nil, JValue.isString(tag), let index = table[JValue.string(tag)] else {
           report(
             .subtype,
-            "\(Self.show(tag)) names no subtype of '\(current.name)' (expected one of \(table.keys.sorted().joined(separator: ", ")))",
+            "\(outOfRange?.text ?? Self.show(tag)) names no subtype of '\(current.name)' (expected one of \(table.keys.sorted().joined(separator: ", ")))",
             Owner(model: current, property: -1), extra: [.name(key.name)])
           return nil
         }

@@ -41,8 +41,15 @@ final class NumberMarkers {
   /// True when nothing was noted.
   var isEmpty: Bool { entries.isEmpty }
 
-  /// True when the mapper consumed every stand-in as a scalar.
-  var allConsumed: Bool { consumed.count == entries.count }
+  /// True when the mapper consumed, as a scalar, every stand-in the value
+  /// still holds. One held by nothing but this table was dropped while the
+  /// value was built (a duplicate key whose last value wins): unread, so no
+  /// error, as for any value a model does not read.
+  var allConsumed: Bool {
+    if consumed.count == entries.count { return true }
+    for value in entries.keys where !consumed.contains(value) && value.pointee.refcount > 1 { return false }
+    return true
+  }
 
   /// The stand-in for the number written `text` (a new reference; this
   /// keeps one more until it is released).
