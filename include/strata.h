@@ -951,6 +951,17 @@ strata_model_t **strata_context_related(strata_context_t *context, strata_model_
  */
 json_t *strata_context_dictionary(strata_context_t *context, strata_model_t *record, strata_error_t *error);
 
+/**
+ * Like strata_context_dictionary(), nested `depth` levels down: the related
+ * records of the first `depth` levels are nested, those below are written as
+ * their keys (0: the record's own dictionary, relationships as keys; a
+ * negative depth: all the way, as strata_context_dictionary()). A record's
+ * nested dictionary can otherwise hold its whole connected graph. New
+ * reference, or NULL on error.
+ */
+json_t *strata_context_dictionary_depth(strata_context_t *context, strata_model_t *record, int depth,
+                                        strata_error_t *error);
+
 /** Like strata_context_dictionary(), serialized back to API JSON. New reference, or NULL. */
 json_t *strata_context_to_json(strata_context_t *context, strata_model_t *record, strata_error_t *error);
 
@@ -962,6 +973,14 @@ json_t *strata_context_to_json(strata_context_t *context, strata_model_t *record
  */
 int strata_schema_relationship(const strata_schema_t *schema, const char *model, const char *property,
                                strata_error_t *error);
+
+/**
+ * 1 when `record` (borrowed) is a stub: a record known by its key only (a
+ * bare key in an input made it), not yet filled by an object; 0 for any
+ * other record, an ordinary model or NULL. As the handle saw it when it was
+ * read: get the record again to see a later fill.
+ */
+int strata_record_is_stub(const strata_model_t *record);
 
 /**
  * The key of a record handle (new reference), or NULL for an ordinary model or

@@ -301,6 +301,27 @@ public func strata_context_dictionary(
   }
 }
 
+/// A record's canonical dictionary nested `levels` levels down (negative: all the way).
+@_cdecl("strata_context_dictionary_depth")
+public func strata_context_dictionary_depth(
+  _ context: OpaquePointer?, _ record: OpaquePointer?, _ levels: Int32, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<json_t>? {
+  deepCall { () -> UnsafeMutablePointer<json_t>? in
+    guard let engine = Handles.context(context), let object = Handles.model(record) else {
+      ErrorReporting.fail(.argument, "the context or the record is NULL", error)
+      return nil
+    }
+    return finishJSON(engine.nestedDictionary(object, levels: levels < 0 ? nil : Int(levels)), error)
+  }
+}
+
+/// 1 when a record handle shows a stub (a record known by its key only), else 0.
+@_cdecl("strata_record_is_stub")
+public func strata_record_is_stub(_ record: OpaquePointer?) -> Int32 {
+  guard let object = Handles.model(record) else { return 0 }
+  return object.recordIsStub ? 1 : 0
+}
+
 /// A record serialized to JSON with relationships nested (a new reference).
 @_cdecl("strata_context_to_json")
 public func strata_context_to_json(

@@ -111,7 +111,7 @@ enum ImportCommand {
 enum GetCommand {
   static let usage = Usage(
     name: "get",
-    synopsis: "<schema> <model> <key> --db <file> [--flat]",
+    synopsis: "<schema> <model> <key> --db <file> [--flat | --depth <n>]",
     arguments: [
       ("schema", "The schema file.", false),
       ("model", "The model of the record.", false),
@@ -121,7 +121,13 @@ enum GetCommand {
       ),
     ],
     flags: [("flat", "Print relationships as keys instead of nesting the related records.")],
-    options: [("db", "file", "The SQLite graph file.")],
+    options: [
+      ("db", "file", "The SQLite graph file."),
+      (
+        "depth", "n",
+        "Nest the related records of the first n levels only, and print those below as keys (0: as --flat)."
+      ),
+    ],
     overview: """
       OVERVIEW: Print the record of a model under a key, from a graph file: its canonical
       dictionary with relationships nested (a record met again on a cycle as its key).
@@ -155,7 +161,17 @@ enum GetCommand {
         Output.standardError("strata get: no '\(parsed.positionals[1])' record under \(key.serialized())\n")
         return 1
       }
-      let shown = parsed.flags.contains("flat") ? record.model.dictionary : try record.dictionary
+      let shown: JSON
+      if parsed.flags.contains("flat") {
+        shown = record.model.dictionary
+      } else if let written = parsed.values["depth"] {
+        guard let levels = Int(written), levels >= 0 else {
+          Usage.fail("--depth takes a whole number >= 0, not '\(written)'", usage: usage)
+        }
+        shown = try record.dictionary(levels: levels)
+      } else {
+        shown = try record.dictionary
+      }
       print(shown.serialized(indent: 2))
       return 0
     } catch {

@@ -147,13 +147,21 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
         } else if (record == NULL) {
             actual = json_null();
         } else if (nested) {
-            actual = strata_context_dictionary(context, record, &err);
+            const json_t *depth = json_object_get(step, "depth");
+            actual = json_is_integer(depth)
+                         ? strata_context_dictionary_depth(context, record, (int)json_integer_value(depth), &err)
+                         : strata_context_dictionary(context, record, &err);
             if (actual == NULL) {
                 graph_check_failure(file, name, label, step, &err);
                 failed = 1;
             }
         } else {
+            const json_t *stub = json_object_get(step, "stub");
             actual = strata_model_dictionary(record, NULL);
+            if (json_is_boolean(stub) && strata_record_is_stub(record) != json_is_true(stub)) {
+                snprintf(what, sizeof what, "%s: stub", label);
+                fail_values(file, name, what, stub, json_boolean(strata_record_is_stub(record)));
+            }
         }
         /* a nested step always compares (a missing "dictionary" is null), a get one when given */
         if (!failed && (nested || json_object_get(step, "dictionary") != NULL)) {

@@ -597,6 +597,17 @@ int main(void) {
         strata_free(related);
         CHECK_ARG(strata_context_dictionary(NULL, record, &err) == NULL);
         CHECK_ARG(strata_context_dictionary(context, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_dictionary_depth(NULL, record, 1, &err) == NULL);
+        CHECK_ARG(strata_context_dictionary_depth(context, NULL, 1, &err) == NULL);
+        {
+            json_t *flat = strata_context_dictionary_depth(context, record, 0, &err);
+            json_t *own = strata_model_dictionary(record, NULL);
+            CHECK(flat != NULL && json_equal(flat, own));
+            json_decref(flat);
+            json_decref(own);
+        }
+        CHECK(strata_record_is_stub(NULL) == 0);
+        CHECK(strata_record_is_stub(record) == 0);
         CHECK_ARG(strata_context_to_json(NULL, record, &err) == NULL);
         CHECK_ARG(strata_context_to_json(context, NULL, &err) == NULL);
         CHECK(strata_record_key(NULL) == NULL);

@@ -37,6 +37,7 @@ enum GraphCommit {
         owned
         ? GraphOutput.materializeInPlace(state) : GraphOutput.materialize(state, schema: transaction.schema)
       object.graphRecord = record
+      object.recordIsStub = state.isStub
       state.object = object
       finished.append((record, state))
     }

@@ -482,12 +482,13 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// The record's canonical dictionary with relationships nested (a new reference).
-  package func nestedDictionary(_ object: ModelObject) -> Result<JPtr, StrataError> {
+  /// With `levels`, nested that many levels down (relationships as keys below).
+  package func nestedDictionary(_ object: ModelObject, levels: Int? = nil) -> Result<JPtr, StrataError> {
     locked { () -> Result<JPtr, StrataError> in
       switch liveRecord(object) {
       case .failure(let error): return .failure(error)
       case .success(let record):
-        guard let made = GraphOutput.nestedDictionary(record) else {
+        guard let made = GraphOutput.nestedDictionary(record, levels: levels) else {
           return .failure(StrataError(code: .argument, message: "cannot build the dictionary"))
         }
         return .success(made)

@@ -135,6 +135,7 @@ enum GraphLoading {
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
       object.graphRecord = record
+      object.recordIsStub = record.state.isStub
       record.state.object = object
       if migrating, let body = GraphCommit.body(record.state) {
         rewritten.append(body)

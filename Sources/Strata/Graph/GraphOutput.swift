@@ -64,13 +64,16 @@ enum GraphOutput {
   /// The canonical dictionary of a committed record with its relationships
   /// nested (a new reference); a record already on the way down is written
   /// as its key.
-  static func nestedDictionary(_ record: GraphRecord) -> JPtr? {
+  /// With `levels` (0 or more), relationships are nested that many levels
+  /// down and written as keys below (0: the record's own dictionary).
+  static func nestedDictionary(_ record: GraphRecord, levels: Int? = nil) -> JPtr? {
     var path: Set<ObjectIdentifier> = []
-    return nested(record, &path, depth: 0)
+    return nested(record, &path, depth: 0, levels: levels.map { max($0, 0) } ?? maxDepth)
   }
 
-  private static func nested(_ record: GraphRecord, _ path: inout Set<ObjectIdentifier>, depth: Int) -> JPtr?
-  {
+  private static func nested(
+    _ record: GraphRecord, _ path: inout Set<ObjectIdentifier>, depth: Int, levels: Int
+  ) -> JPtr? {
     guard let flat = record.state.object.dictionary() else { return nil }
     let id = ObjectIdentifier(record)
     path.insert(id)
@@ -79,10 +82,10 @@ enum GraphOutput {
     for index in model.relations where index < record.state.links.count && index < model.properties.count {
       let name = model.properties[index].name
       func value(_ target: GraphRecord) -> JPtr? {
-        if path.contains(ObjectIdentifier(target)) || target.isDeleted || depth >= maxDepth {
+        if path.contains(ObjectIdentifier(target)) || target.isDeleted || depth >= min(levels, maxDepth) {
           return JValue.retain(target.keyJSON)
         }
-        return nested(target, &path, depth: depth + 1)
+        return nested(target, &path, depth: depth + 1, levels: levels)
       }
       switch record.state.links[index] {
       case .one(let target):

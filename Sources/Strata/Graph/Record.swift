@@ -48,6 +48,19 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The canonical dictionary with relationships nested `levels` levels
+  /// down and written as keys below (0: the record's own dictionary, with
+  /// keys); a record met again on a cycle is written as its key.
+  public func dictionary(levels: Int) throws(StrataError) -> JSON {
+    let pointer = try context.engine.nestedDictionary(model.object, levels: levels).get()
+    defer { JValue.release(pointer) }
+    return JSON(borrowing: pointer)
+  }
+
+  /// True when the record is a stub: known by its key only (a bare key in
+  /// some input made it), not yet filled by an object. As the handle saw it.
+  public var isStub: Bool { model.object.recordIsStub }
+
   /// The record serialized to JSON, relationships nested as `dictionary` nests them.
   public var json: JSON {
     get throws(StrataError) {

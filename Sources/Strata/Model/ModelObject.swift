@@ -24,6 +24,9 @@ package final class ModelObject: @unchecked Sendable {
   /// The key of the graph record this object shows, kept when the record
   /// is deleted or its context closed (the handle stays a read-only record).
   private(set) var recordKey: RecordKey?
+  /// True when this is the committed state of a stub record (known by its
+  /// key only, not yet filled by an object).
+  package internal(set) var recordIsStub = false
 
   init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
   {

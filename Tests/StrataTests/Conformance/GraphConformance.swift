@@ -131,13 +131,23 @@ private func runGraphStep(
     try context.delete(record)
   } else if case .string(let model)? = step["get"] {
     let record = try context.get(model, key: step["key"] ?? .null)
+    if case .bool(let stub)? = step["stub"] {
+      #expect(record?.isStub == stub, "\(label): isStub is not \(stub)")
+    }
     if let expected = step["dictionary"] {
       let actual = record?.model.dictionary ?? .null
       #expect(sameJSON(actual, expected), "\(label): \(actual)")
     }
   } else if case .string(let model)? = step["nested"] {
     let record = try context.get(model, key: step["key"] ?? .null)
-    let actual = try record?.dictionary ?? .null
+    var actual: JSON = .null
+    if let record {
+      if case .int(let levels)? = step["depth"] {
+        actual = try record.dictionary(levels: Int(levels))
+      } else {
+        actual = try record.dictionary
+      }
+    }
     #expect(sameJSON(actual, step["dictionary"] ?? .null), "\(label): nested \(actual)")
   } else if case .string(let model)? = step["count"] {
     let actual = try context.count(model)

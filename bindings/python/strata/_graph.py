@@ -77,10 +77,32 @@ class Record(Model):
                 raise
             return default
 
-    def to_dict(self, nested: bool = True) -> Dict[str, Any]:
-        """The canonical dictionary; relationships nested (``nested=False``: as keys)."""
+    @property
+    def is_stub(self) -> bool:
+        """True for a stub: a record known by its key only (a bare key in an
+        input made it), not yet filled by an object. As this handle saw it:
+        ``ctx.get`` the record again to see a later fill."""
+        return bool(lib.strata_record_is_stub(self._handle))
+
+    def to_dict(self, nested: bool = True, depth: Optional[int] = None) -> Dict[str, Any]:
+        """The canonical dictionary; relationships nested (``nested=False``:
+        as keys). ``depth=N`` nests the related records of the first N levels
+        and writes those below as keys (``depth=0`` is ``nested=False``):
+        a record's nested dictionary can otherwise hold its whole connected
+        graph."""
         if not nested:
             return super().to_dict()
+        if depth is not None:
+            if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+                raise ValueError(f"strata: depth must be an int >= 0, not {depth!r}")
+            error = strata_error_t()
+            handle = lib.strata_context_dictionary_depth(
+                self._context._live(), self._handle, min(depth, 1 << 30), byref(error)
+            )
+            if not handle:
+                raise MappingError(_native.last_errors(error), f"cannot write {self!r}")
+            limited: Dict[str, Any] = _native.take_json(handle)
+            return limited
         result: Dict[str, Any] = self._context._call_json(lib.strata_context_dictionary, self)
         return result
 

@@ -440,8 +440,10 @@ def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
         ("strata_context_check", c_int, (context_p, error_p)),
         ("strata_context_related", records_p, (context_p, model_p, c_char_p, POINTER(c_size_t), error_p)),
         ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
+        ("strata_context_dictionary_depth", json_p, (context_p, model_p, c_int, error_p)),
         ("strata_context_to_json", json_p, (context_p, model_p, error_p)),
         ("strata_record_key", json_p, (model_p,)),
+        ("strata_record_is_stub", c_int, (model_p,)),
         ("strata_schema_relationship", c_int, (schema_p, c_char_p, c_char_p, error_p)),
         (
             "strata_schema_builder_add_key_injector",

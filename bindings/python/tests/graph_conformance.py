@@ -60,6 +60,8 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
         context.delete(record)
     elif "get" in step:
         record = context.get(step["get"], step.get("key"))
+        if "stub" in step and (record is None or record.is_stub != step["stub"]):
+            pytest.fail(f"{label}: is_stub of {record!r} is not {step['stub']}")
         if "dictionary" in step:
             actual = None if record is None else record.to_dict(nested=False)
             problem = json_difference(step["dictionary"], actual)
@@ -67,7 +69,7 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
                 pytest.fail(f"{label}: {actual!r} {problem}")
     elif "nested" in step:
         record = context.get(step["nested"], step.get("key"))
-        actual = None if record is None else record.to_dict()
+        actual = None if record is None else record.to_dict(depth=step.get("depth"))
         problem = json_difference(step.get("dictionary"), actual)
         if problem:
             pytest.fail(f"{label}: nested {actual!r} {problem}")

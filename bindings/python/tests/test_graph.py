@@ -335,6 +335,12 @@ def test_cli_import_and_get(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["created"] == {"Post": 3, "User": 2}
     shown = run("get", str(schema_file), "User", "7", "--db", str(db))
     assert shown.returncode == 0 and json.loads(shown.stdout)["posts"][1] == {"id": 3, "title": "three", "author": 7}
+    one_level = run("get", str(schema_file), "User", "7", "--db", str(db), "--depth", "1")
+    assert json.loads(one_level.stdout)["posts"][1] == {"id": 3, "title": "three", "author": 7}
+    assert json.loads(run("get", str(schema_file), "Post", "1", "--db", str(db), "--depth", "1").stdout)["author"] == {
+        "id": 7, "name": "Ann", "posts": [1, 3]}
+    assert json.loads(run("get", str(schema_file), "Post", "1", "--db", str(db), "--depth", "0").stdout)["author"] == 7
+    assert run("get", str(schema_file), "Post", "1", "--db", str(db), "--depth", "x").returncode != 0
     flat = run("get", str(schema_file), "User", "7", "--db", str(db), "--flat")
     assert json.loads(flat.stdout) == {"id": 7, "name": "Ann", "posts": [1, 3]}
     missing = run("get", str(schema_file), "User", "9", "--db", str(db))
