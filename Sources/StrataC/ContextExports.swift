@@ -238,14 +238,7 @@ public func strata_context_delete(
       ErrorReporting.fail(.argument, "the context or the record is NULL", error)
       return -1
     }
-    switch engine.delete(object) {
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return -1
-    case .success:
-      ErrorReporting.succeed(error)
-      return 0
-    }
+    return finishStatus(engine.delete(object), error)
   }
 }
 
@@ -257,14 +250,7 @@ public func strata_context_check(_ context: OpaquePointer?, _ error: UnsafeMutab
       ErrorReporting.fail(.argument, "the context is NULL", error)
       return -1
     }
-    switch engine.check() {
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return -1
-    case .success:
-      ErrorReporting.succeed(error)
-      return 0
-    }
+    return finishStatus(engine.check(), error)
   }
 }
 

@@ -83,6 +83,18 @@ func finishJSON(
   }
 }
 
+/// Hands the outcome of a call that returns nothing to C: 0, or -1 with the errors.
+func finishStatus(_ result: Result<Void, StrataError>, _ error: UnsafeMutableRawPointer?) -> Int32 {
+  switch result {
+  case .success:
+    ErrorReporting.succeed(error)
+    return 0
+  case .failure(let failure):
+    ErrorReporting.fail(failure, error)
+    return -1
+  }
+}
+
 /// Hands a new model to C: a new reference, or NULL with the errors.
 func finishModel(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?)
   -> OpaquePointer?

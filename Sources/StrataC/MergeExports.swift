@@ -15,7 +15,7 @@ public func strata_model_merge(
       ErrorReporting.fail(.argument, "the two models belong to different schemas", error)
       return -1
     }
-    return finishChange(target.merge(source), error)
+    return finishStatus(target.merge(source), error)
   }
 }
 
@@ -33,7 +33,7 @@ public func strata_model_update(
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return -1
     }
-    return finishChange(target.update(json), error)
+    return finishStatus(target.update(json), error)
   }
 }
 
@@ -50,7 +50,7 @@ public func strata_model_updateb(
     switch parseBuffer(buffer, length) {
     case .success(let json):
       defer { json_decref(json) }
-      return finishChange(target.update(json), error)
+      return finishStatus(target.update(json), error)
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return -1
@@ -58,13 +58,3 @@ public func strata_model_updateb(
   }
 }
 
-private func finishChange(_ result: Result<Void, StrataError>, _ error: UnsafeMutableRawPointer?) -> Int32 {
-  switch result {
-  case .success:
-    ErrorReporting.succeed(error)
-    return 0
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return -1
-  }
-}
