@@ -876,7 +876,10 @@ typedef int (*strata_keep_fn)(strata_model_t *record, void *payload);
  * in input order (release each with strata_model_decref() and the array with
  * strata_free()), or NULL on error. `report` may be NULL; otherwise
  * *report is a new reference to {"created": {model: n}, "updated": {model: n},
- * "deleted": {model: n}, "warnings": [{"path", "model", "message"}]}.
+ * "unchanged": {model: n}, "deleted": {model: n}, "warnings": [{"path",
+ * "model", "message"}]}: "updated" counts the records that existed and whose
+ * values the import changed (given in the input, or through an inverse),
+ * "unchanged" those the input gave as objects and left as they were.
  * Records are read-only models: strata_model_update() and
  * strata_model_merge() refuse them (change a strata_model_copy()).
  */

@@ -57,4 +57,3 @@ public func strata_model_updateb(
     }
   }
 }
-

@@ -27,7 +27,7 @@ enum ImportCommand {
     overview: """
       OVERVIEW: Import the records of a model from a JSON response into a graph file
       (docs/graph.md): each record found by its key and updated, or made; relationships
-      linked with their inverses. Prints {"created", "updated", "deleted", "warnings"}.
+      linked with their inverses. Prints {"created", "updated", "unchanged", "deleted", "warnings"}.
 
       The import is one transaction: on any error nothing changes, the errors are printed
       on stderr and the exit status is 1.
@@ -93,7 +93,8 @@ enum ImportCommand {
         })
       let report: JSON = .object([
         "records": .int(Int64(result.records.count)), "created": counts(result.created),
-        "updated": counts(result.updated), "deleted": counts(result.deleted), "warnings": warnings,
+        "updated": counts(result.updated), "unchanged": counts(result.unchanged),
+        "deleted": counts(result.deleted), "warnings": warnings,
       ])
       print(report.serialized(indent: 2))
       return 0

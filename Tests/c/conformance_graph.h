@@ -55,7 +55,7 @@ static int graph_import(const char *file, const char *name, const char *label, s
     const json_t *keep = json_object_get(step, "keep");
     struct graph_keep_rule rule = {json_string_value(json_object_get(keep, "property")),
                                    json_object_get(keep, "equals")};
-    const char *names[] = {"created", "updated", "deleted"};
+    const char *names[] = {"created", "updated", "unchanged", "deleted"};
     char what[64];
     json_t *report = NULL;
     size_t count = 0, i;
@@ -76,7 +76,7 @@ static int graph_import(const char *file, const char *name, const char *label, s
             fail_values(file, name, what, json_object_get(step, "records"), keys);
         json_decref(keys);
     }
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 4; i++) {
         const json_t *expected = json_object_get(step, names[i]);
         snprintf(what, sizeof what, "%s: %s", label, names[i]);
         if (expected != NULL && !json_equal((json_t *)expected, json_object_get(report, names[i])))

@@ -116,6 +116,7 @@ public final class Context: Sendable {
       records: outcome.records.map { Record($0, context: self) },
       created: Dictionary(outcome.created, uniquingKeysWith: +),
       updated: Dictionary(outcome.updated, uniquingKeysWith: +),
+      unchanged: Dictionary(outcome.unchanged, uniquingKeysWith: +),
       deleted: Dictionary(outcome.deleted, uniquingKeysWith: +),
       warnings: outcome.warnings.map {
         ErrorDetail(path: $0.path, model: $0.model, code: .missing, message: $0.message)
@@ -156,8 +157,12 @@ public struct ImportResult: Sendable {
   public let records: [Record]
   /// Records made, by model name (stubs made for bare keys included).
   public let created: [String: Int]
-  /// Records that existed and that the input gave as objects, by model name.
+  /// Records that existed and whose values the import changed (given in
+  /// the input, or changed through an inverse), by model name.
   public let updated: [String: Int]
+  /// Records that existed, that the input gave as objects, and that the
+  /// import left as they were, by model name (an app redraws only `updated`).
+  public let unchanged: [String: Int]
   /// Records deleted (orphans), by model name.
   public let deleted: [String: Int]
   /// Records given no key (made fresh): where, which model, and why.

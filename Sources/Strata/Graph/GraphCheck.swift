@@ -152,12 +152,12 @@ struct GraphCheck {
   mutating func checkStore(_ store: GraphStore) {
     var stored = 0
     do throws(StrataError) {
-      for name in try store.models() {
+      for (name, rows) in try store.loadEverything() {
         guard case .success(let type) = schema.modelType(name) else {
           broken(nil, "", "the file holds records of '\(name)', which the schema does not have")
           continue
         }
-        for row in try store.loadAll(model: name) {
+        for row in rows {
           stored += 1
           guard let key = RecordKey(json: row.key), let record = memory.record(type.keyRoot, key) else {
             broken(nil, "", "the file holds the '\(name)' record \(row.keyText), which memory does not")

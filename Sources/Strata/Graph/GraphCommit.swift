@@ -8,6 +8,9 @@ enum GraphCommit {
   struct Counts {
     var created: [(String, Int)] = []
     var deleted: [(String, Int)] = []
+    /// Records that existed before and whose values (attributes, links,
+    /// model, being a stub) the transaction changed, in the order touched.
+    var changed: [GraphRecord] = []
   }
 
   /// The body a record is stored with: its model, whether it is a stub, and
@@ -69,6 +72,8 @@ enum GraphCommit {
           let name = state.model.name
           if created[name] == nil { counts.created.append((name, 0)) }
           created[name, default: 0] += 1
+        } else if record.state.isStub != state.isStub || !Equality.equal(record.state.object, state.object) {
+          counts.changed.append(record)
         }
         record.state = state
       } else {

@@ -196,19 +196,26 @@ package final class GraphContext: @unchecked Sendable {
       } catch {
         return .failure(error)
       }
-      var updated: [String: Int] = [:]
-      var updatedOrder: [String] = []
-      for record in importer.updated where !record.isDeleted {
-        let name = record.state.model.name
-        if updated[name] == nil { updatedOrder.append(name) }
-        updated[name, default: 0] += 1
-      }
+      let changed = Set(changes.changed.map(ObjectIdentifier.init))
+      let unchanged = importer.updated.filter { !$0.isDeleted && !changed.contains(ObjectIdentifier($0)) }
       return .success(
         ImportOutcome(
           records: records.map(\.state.object), created: changes.created,
-          updated: updatedOrder.map { ($0, updated[$0] ?? 0) }, deleted: changes.deleted,
-          warnings: importer.warnings))
+          updated: Self.countByModel(changes.changed), unchanged: Self.countByModel(unchanged),
+          deleted: changes.deleted, warnings: importer.warnings))
     }
+  }
+
+  /// How many of `records` each model has, models in the order first met.
+  private static func countByModel(_ records: [GraphRecord]) -> [(String, Int)] {
+    var counts: [String: Int] = [:]
+    var order: [String] = []
+    for record in records {
+      let name = record.state.model.name
+      if counts[name] == nil { order.append(name) }
+      counts[name, default: 0] += 1
+    }
+    return order.map { ($0, counts[$0] ?? 0) }
   }
 
   /// Deletes the records in the rule's scope that the import did not meet

@@ -23,13 +23,15 @@ enum GraphLoading {
     var pending: [(GraphRecord, [StoredLink])] = []
     var rewritten: [JPtr] = []
     defer { for body in rewritten { JValue.release(body) } }
-    for rootName in try store.models() {
+    // One snapshot: a reader opening the file while another process commits
+    // sees the graph before or after that commit, never half of it.
+    for (rootName, storedRecords) in try store.loadEverything() {
       guard case .success(let rootType) = schema.modelType(rootName) else {
         throw StrataError(
           code: .argument,
           message: "the graph file holds records of model '\(rootName)', which this schema does not have")
       }
-      for stored in try store.loadAll(model: rootName) {
+      for stored in storedRecords {
         let body = stored.body
         guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
           JValue.isString(modelValue),

@@ -16,8 +16,12 @@ package struct ImportOutcome {
   package let records: [ModelObject]
   /// Records made, by model name.
   package let created: [(String, Int)]
-  /// Records that existed and that the input gave as objects, by model name.
+  /// Records that existed and whose values the import changed (given in
+  /// the input, or changed through an inverse), by model name.
   package let updated: [(String, Int)]
+  /// Records that existed, that the input gave as objects, and that the
+  /// import left as they were, by model name.
+  package let unchanged: [(String, Int)]
   /// Records deleted (orphans), by model name.
   package let deleted: [(String, Int)]
   /// Records given no key.
@@ -26,10 +30,12 @@ package struct ImportOutcome {
 
 extension ImportOutcome {
   /// The counts and warnings as JSON (a new reference):
-  /// `{"created": {...}, "updated": {...}, "deleted": {...}, "warnings": [...]}`.
+  /// `{"created": {...}, "updated": {...}, "unchanged": {...}, "deleted": {...}, "warnings": [...]}`.
   package func report() -> JPtr? {
     guard let report = json_object() else { return nil }
-    for (name, counts) in [("created", created), ("updated", updated), ("deleted", deleted)] {
+    for (name, counts) in [
+      ("created", created), ("updated", updated), ("unchanged", unchanged), ("deleted", deleted),
+    ] {
       let object = json_object()
       for (model, count) in counts {
         if let object { JValue.setNew(object, model, json_integer(json_int_t(count))) }

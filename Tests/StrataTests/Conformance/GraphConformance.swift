@@ -114,7 +114,8 @@ private func runGraphStep(
       #expect(sameJSON(keys, expected), "\(label): records \(keys), expected \(expected)")
     }
     for (name, actual) in [
-      ("created", result.created), ("updated", result.updated), ("deleted", result.deleted),
+      ("created", result.created), ("updated", result.updated), ("unchanged", result.unchanged),
+      ("deleted", result.deleted),
     ] {
       if let expected = step[name] { #expect(actual == counts(expected), "\(label): \(name) \(actual)") }
     }

@@ -122,19 +122,24 @@ class Record(Model):
 
 
 class ImportResult(List[Record]):
-    """The top-level records of an import, in input order, with what it did:
-    ``created``, ``updated`` and ``deleted`` (model name -> count) and
-    ``warnings`` (records given no key: dicts with path, model, message)."""
+    """The top-level records of an import, in input order, with what it did
+    (model name -> count): ``created``; ``updated``, the records that existed
+    and whose values changed (given in the input, or through an inverse);
+    ``unchanged``, those the input gave as objects and left as they were (an
+    app redraws only ``updated``); ``deleted``; and ``warnings`` (records
+    given no key: dicts with path, model, message)."""
 
     created: Dict[str, int]
     updated: Dict[str, int]
+    unchanged: Dict[str, int]
     deleted: Dict[str, int]
     warnings: List[Dict[str, str]]
 
     def __repr__(self) -> str:
         return (
             f"<strata.ImportResult {len(self)} records created={self.created} "
-            f"updated={self.updated} deleted={self.deleted} warnings={len(self.warnings)}>"
+            f"updated={self.updated} unchanged={self.unchanged} deleted={self.deleted} "
+            f"warnings={len(self.warnings)}>"
         )
 
 
@@ -279,6 +284,7 @@ class Context:
         counts = _native.take_json(report.value) if report.value else {}
         result.created = counts.get("created", {})
         result.updated = counts.get("updated", {})
+        result.unchanged = counts.get("unchanged", {})
         result.deleted = counts.get("deleted", {})
         result.warnings = counts.get("warnings", [])
         if failures:

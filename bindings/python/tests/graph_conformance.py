@@ -43,7 +43,7 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
             problem = json_difference(step["records"], keys)
             if problem:
                 pytest.fail(f"{label}: records {keys!r}, expected {step['records']!r}")
-        for name in ("created", "updated", "deleted"):
+        for name in ("created", "updated", "unchanged", "deleted"):
             if name in step and getattr(result, name) != step[name]:
                 pytest.fail(f"{label}: {name} {getattr(result, name)!r}, expected {step[name]!r}")
         if "warnings" in step:

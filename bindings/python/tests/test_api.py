@@ -462,8 +462,10 @@ def test_invalid_utf8(schema: strata.Schema) -> None:
 
 
 def test_python_data_that_is_not_json(schema: strata.Schema) -> None:
-    with pytest.raises(ValueError):
+    # a value JSON cannot hold is a type error at its path (test_input_edges.py has more)
+    with pytest.raises(strata.MappingError) as info:
         schema.map("Issue", {"number": 1, "score": float("nan")})
+    assert info.value.errors[0]["code"] == "type" and info.value.errors[0]["path"] == "/score"
     with pytest.raises(TypeError):
         schema.map("Issue", {"number": 1, "when": object()})
 

@@ -66,7 +66,9 @@ def test_import_returns_records_in_input_order_with_counts(schema: strata.Schema
         assert result.updated == {} and result.deleted == {} and result.warnings == []
         assert "3 records" in repr(result)
         again = ctx.import_("Post", json.dumps(POSTS).encode())
-        assert again.created == {} and again.updated == {"Post": 3, "User": 2}
+        assert again.created == {} and again.updated == {} and again.unchanged == {"Post": 3, "User": 2}
+        moved = ctx.import_("Post", [{"id": 3, "author": 8}])  # both authors' lists change
+        assert moved.updated == {"Post": 1, "User": 2} and moved.unchanged == {}
 
 
 def test_records_lead_to_records(schema: strata.Schema) -> None:
@@ -416,12 +418,18 @@ def test_another_context_reads_the_file_while_one_imports(schema: strata.Schema,
         ctx.import_("Post", POSTS)
     big = [{"id": 100 + n, "title": "t", "author": {"id": 1000 + n % 50, "name": "x"}} for n in range(20000)]
     seen: List[int] = []
+    failures: List[BaseException] = []
     done = threading.Event()
 
     def read() -> None:
+        # each open reads one snapshot: before or after the import, never half of it
         while not done.is_set():
-            with schema.context(path) as reader:
-                seen.append(reader.count("Post"))
+            try:
+                with schema.context(path) as reader:
+                    seen.append(reader.count("Post"))
+            except BaseException as exc:  # reported below: a thread's exception would only warn
+                failures.append(exc)
+                return
 
     reader_thread = threading.Thread(target=read)
     reader_thread.start()
@@ -431,6 +439,7 @@ def test_another_context_reads_the_file_while_one_imports(schema: strata.Schema,
     finally:
         done.set()
         reader_thread.join()
+    assert not failures, failures[0]
     assert seen and set(seen) <= {3, 20003}
     with schema.context(path) as ctx:
         assert ctx.count("Post") == 20003

@@ -111,6 +111,17 @@ extension GraphStore {
     return records
   }
 
+  /// Every record of every model, by model name (names in byte order,
+  /// records in key order), read in one read transaction: one snapshot of
+  /// the file, even while another connection commits.
+  package func loadEverything() throws(StrataError) -> [(model: String, records: [StoredRecord])] {
+    try connection.readTransaction { () throws(StrataError) -> [(model: String, records: [StoredRecord])] in
+      var everything: [(model: String, records: [StoredRecord])] = []
+      for name in try models() { everything.append((name, try loadAll(model: name))) }
+      return everything
+    }
+  }
+
   /// The names of the models that have records, in byte order.
   package func models() throws(StrataError) -> [String] {
     try connection.withStatement("SELECT DISTINCT model FROM records ORDER BY model") {

@@ -230,6 +230,25 @@ package final class SQLiteConnection {
     }
   }
 
+  /// Runs `body` in one read transaction (`BEGIN` ... `COMMIT`): every read
+  /// in it sees one snapshot of the file, whatever other connections commit
+  /// meanwhile (WAL). Transactions do not nest.
+  package func readTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    _ = try live()
+    if inTransaction {
+      throw SQLiteError.store(.argument, "a transaction is already open on this connection", path: path)
+    }
+    try execute("BEGIN")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      rollback()
+      throw error
+    }
+  }
+
   /// Rolls back the open transaction, if any (SQLite may have rolled it back
   /// itself after an I/O error). A failing rollback leaves the transaction to
   /// SQLite, which rolls it back when the connection closes or the journal is
