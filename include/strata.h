@@ -915,6 +915,18 @@ strata_model_t **strata_context_all(strata_context_t *context, const char *model
 /** The number of records of `model` (and its subtypes), or -1 on error. */
 long long strata_context_count(strata_context_t *context, const char *model, strata_error_t *error);
 
+/** A flag of strata_context_all_flags() and strata_context_count_flags():
+    leave out stubs (records known by their key only, strata_record_is_stub()). */
+#define STRATA_SKIP_STUBS 1u
+
+/** Like strata_context_all(), with `flags` (0 or STRATA_SKIP_STUBS). */
+strata_model_t **strata_context_all_flags(strata_context_t *context, const char *model, unsigned int flags,
+                                          size_t *count, strata_error_t *error);
+
+/** Like strata_context_count(), with `flags` (0 or STRATA_SKIP_STUBS). */
+long long strata_context_count_flags(strata_context_t *context, const char *model, unsigned int flags,
+                                     strata_error_t *error);
+
 /**
  * Deletes `record` (borrowed; a record handle of this context): every
  * relationship that held it lets go, inverses included, and the records its

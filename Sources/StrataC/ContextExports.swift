@@ -197,13 +197,26 @@ public func strata_context_all(
   _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ count: UnsafeMutablePointer<Int>?,
   _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
+  strata_context_all_flags(context, model, 0, count, error)
+}
+
+/// `STRATA_SKIP_STUBS` of strata.h: leave out records known by their key only.
+private let skipStubs: UInt32 = 1
+
+/// Every record of `model` in key order, without stubs under `STRATA_SKIP_STUBS`.
+@_cdecl("strata_context_all_flags")
+public func strata_context_all_flags(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ flags: UInt32,
+  _ count: UnsafeMutablePointer<Int>?,
+  _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
   deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
     count?.pointee = 0
     guard let engine = Handles.context(context), let name = Handles.string(model), let count else {
       ErrorReporting.fail(.argument, "the context, the model name or the count pointer is NULL", error)
       return nil
     }
-    return finishRecords(engine.records(name), count, error)
+    return finishRecords(engine.records(name, stubs: flags & skipStubs == 0), count, error)
   }
 }
 
@@ -212,12 +225,21 @@ public func strata_context_all(
 public func strata_context_count(
   _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ error: UnsafeMutableRawPointer?
 ) -> Int64 {
+  strata_context_count_flags(context, model, 0, error)
+}
+
+/// The number of records of `model`, without stubs under `STRATA_SKIP_STUBS`; -1 on error.
+@_cdecl("strata_context_count_flags")
+public func strata_context_count_flags(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ flags: UInt32,
+  _ error: UnsafeMutableRawPointer?
+) -> Int64 {
   deepCall { () -> Int64 in
     guard let engine = Handles.context(context), let name = Handles.string(model) else {
       ErrorReporting.fail(.argument, "the context or the model name is NULL", error)
       return -1
     }
-    switch engine.count(name) {
+    switch engine.count(name, stubs: flags & skipStubs == 0) {
     case .failure(let failure):
       ErrorReporting.fail(failure, error)
       return -1

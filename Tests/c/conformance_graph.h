@@ -173,9 +173,19 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
         json_decref(actual);
         strata_model_decref(record);
     } else if (json_is_string(json_object_get(step, "count"))) {
-        long long count =
-            strata_context_count(context, json_string_value(json_object_get(step, "count")), &err);
+        unsigned flags = json_is_false(json_object_get(step, "stubs")) ? STRATA_SKIP_STUBS : 0;
+        const char *model = json_string_value(json_object_get(step, "count"));
+        long long count = strata_context_count_flags(context, model, flags, &err);
         const json_t *is = json_object_get(step, "is");
+        size_t listed = 0, r;
+        strata_model_t **records = strata_context_all_flags(context, model, flags, &listed, &err);
+        for (r = 0; records != NULL && r < listed; r++)
+            strata_model_decref(records[r]);
+        strata_free(records);
+        if (count >= 0 && (records == NULL || (long long)listed != count)) {
+            snprintf(what, sizeof what, "%s: all differs from count", label);
+            fail(file, name, "%s", what);
+        }
         if (count < 0) {
             graph_check_failure(file, name, label, step, &err);
             failed = 1;

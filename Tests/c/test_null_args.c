@@ -584,6 +584,11 @@ int main(void) {
         CHECK_ARG(strata_context_all(context, NULL, &n, &err) == NULL);
         CHECK_ARG(strata_context_all(context, "User", NULL, &err) == NULL);
         CHECK_ARG(strata_context_count(NULL, "User", &err) == -1);
+        CHECK_ARG(strata_context_count_flags(NULL, "User", STRATA_SKIP_STUBS, &err) == -1);
+        CHECK_ARG(strata_context_count_flags(context, NULL, STRATA_SKIP_STUBS, &err) == -1);
+        CHECK_ARG(strata_context_all_flags(NULL, "User", STRATA_SKIP_STUBS, &n, &err) == NULL);
+        CHECK_ARG(strata_context_all_flags(context, NULL, STRATA_SKIP_STUBS, &n, &err) == NULL);
+        CHECK_ARG(strata_context_all_flags(context, "User", STRATA_SKIP_STUBS, NULL, &err) == NULL);
         CHECK_ARG(strata_context_count(context, NULL, &err) == -1);
         CHECK_ARG(strata_context_related(NULL, record, "posts", &n, &err) == NULL);
         CHECK_ARG(strata_context_related(context, NULL, "posts", &n, &err) == NULL);

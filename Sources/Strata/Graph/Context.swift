@@ -133,13 +133,17 @@ public final class Context: Sendable {
     return try engine.record(model, key: pointer).get().map { Record($0, context: self) }
   }
 
-  /// Every record of `model` (and its subtypes), in key order.
-  public func all(_ model: String) throws(StrataError) -> [Record] {
-    try engine.records(model).get().map { Record($0, context: self) }
+  /// Every record of `model` (and its subtypes), in key order; with `stubs`
+  /// false, without the records known by their key only (`Record.isStub`).
+  public func all(_ model: String, stubs: Bool = true) throws(StrataError) -> [Record] {
+    try engine.records(model, stubs: stubs).get().map { Record($0, context: self) }
   }
 
-  /// The number of records of `model` (and its subtypes).
-  public func count(_ model: String) throws(StrataError) -> Int { try engine.count(model).get() }
+  /// The number of records of `model` (and its subtypes); with `stubs`
+  /// false, the records known by their key only are not counted.
+  public func count(_ model: String, stubs: Bool = true) throws(StrataError) -> Int {
+    try engine.count(model, stubs: stubs).get()
+  }
 
   /// Deletes a record; the relationships that held it (and their inverses) let go of it.
   public func delete(_ record: Record) throws(StrataError) { try engine.delete(record.model.object).get() }

@@ -385,31 +385,35 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// Every record of `model` (and its subtypes), in key order.
-  package func records(_ model: String) -> Result<[ModelObject], StrataError> {
+  /// With `stubs` false, records known by their key only are left out.
+  package func records(_ model: String, stubs: Bool = true) -> Result<[ModelObject], StrataError> {
     locked { () -> Result<[ModelObject], StrataError> in
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
         let records = (memory.index[type.keyRoot] ?? [:]).values.filter {
-          $0.state.model.isSelfOrDescendant(of: type)
+          $0.state.model.isSelfOrDescendant(of: type) && (stubs || !$0.state.isStub)
         }
         return .success(records.sorted { $0.key < $1.key }.map(\.state.object))
       }
     }
   }
 
-  /// The number of records of `model` (and its subtypes).
-  package func count(_ model: String) -> Result<Int, StrataError> {
+  /// The number of records of `model` (and its subtypes); with `stubs`
+  /// false, records known by their key only are not counted.
+  package func count(_ model: String, stubs: Bool = true) -> Result<Int, StrataError> {
     locked { () -> Result<Int, StrataError> in
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
         let records = memory.index[type.keyRoot] ?? [:]
-        if type.keyRoot == type.index && !schema.hasSubtypesSharingKeys(type) {
+        if stubs && type.keyRoot == type.index && !schema.hasSubtypesSharingKeys(type) {
           return .success(records.count)
         }
         return .success(
-          records.values.reduce(0) { $0 + ($1.state.model.isSelfOrDescendant(of: type) ? 1 : 0) })
+          records.values.reduce(0) {
+            $0 + ($1.state.model.isSelfOrDescendant(of: type) && (stubs || !$1.state.isStub) ? 1 : 0)
+          })
       }
     }
   }

@@ -151,8 +151,10 @@ private func runGraphStep(
     }
     #expect(sameJSON(actual, step["dictionary"] ?? .null), "\(label): nested \(actual)")
   } else if case .string(let model)? = step["count"] {
-    let actual = try context.count(model)
+    let stubs = step["stubs"] != .bool(false)
+    let actual = try context.count(model, stubs: stubs)
     #expect(JSON.int(Int64(actual)) == step["is"], "\(label): count \(actual)")
+    #expect(try context.all(model, stubs: stubs).count == actual, "\(label): all differs from count")
   } else if step["reopen"] == .bool(true) {
     context.close()
     context = try Context(schema: schema, path: path)

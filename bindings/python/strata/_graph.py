@@ -327,21 +327,24 @@ class Context:
             return None
         return Record._wrap(handle, self)
 
-    def all(self, model: str) -> List[Record]:
-        """Every record of ``model`` (and its subtypes), in key order."""
+    def all(self, model: str, *, stubs: bool = True) -> List[Record]:
+        """Every record of ``model`` (and its subtypes), in key order;
+        ``stubs=False`` leaves out the records known by their key only
+        (:attr:`Record.is_stub`)."""
         name = self._schema._model_name(model)
         error = strata_error_t()
         count = c_size_t(0)
-        array = lib.strata_context_all(self._live(), name, byref(count), byref(error))
+        array = lib.strata_context_all_flags(self._live(), name, 0 if stubs else 1, byref(count), byref(error))
         if not array:
             raise MappingError(_native.last_errors(error), f"cannot list {model!r}")
         return self._adopt_all(array, count.value)
 
-    def count(self, model: str) -> int:
-        """The number of records of ``model`` (and its subtypes)."""
+    def count(self, model: str, *, stubs: bool = True) -> int:
+        """The number of records of ``model`` (and its subtypes);
+        ``stubs=False`` does not count the records known by their key only."""
         name = self._schema._model_name(model)
         error = strata_error_t()
-        value = int(lib.strata_context_count(self._live(), name, byref(error)))
+        value = int(lib.strata_context_count_flags(self._live(), name, 0 if stubs else 1, byref(error)))
         if value < 0:
             raise MappingError(_native.last_errors(error), f"cannot count {model!r}")
         return value

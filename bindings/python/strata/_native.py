@@ -436,6 +436,8 @@ def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
         ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),
         ("strata_context_all", records_p, (context_p, c_char_p, POINTER(c_size_t), error_p)),
         ("strata_context_count", ctypes.c_longlong, (context_p, c_char_p, error_p)),
+        ("strata_context_all_flags", records_p, (context_p, c_char_p, ctypes.c_uint, POINTER(c_size_t), error_p)),
+        ("strata_context_count_flags", ctypes.c_longlong, (context_p, c_char_p, ctypes.c_uint, error_p)),
         ("strata_context_delete", c_int, (context_p, model_p, error_p)),
         ("strata_context_check", c_int, (context_p, error_p)),
         ("strata_context_related", records_p, (context_p, model_p, c_char_p, POINTER(c_size_t), error_p)),

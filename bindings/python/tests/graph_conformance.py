@@ -74,8 +74,10 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
         if problem:
             pytest.fail(f"{label}: nested {actual!r} {problem}")
     elif "count" in step:
-        if context.count(step["count"]) != step["is"]:
-            pytest.fail(f"{label}: count {context.count(step['count'])}, expected {step['is']}")
+        stubs = step.get("stubs", True)
+        counted = context.count(step["count"], stubs=stubs)
+        if counted != step["is"] or len(context.all(step["count"], stubs=stubs)) != counted:
+            pytest.fail(f"{label}: count {counted}, expected {step['is']}")
     elif "expect" in step:
         for model, expected in step["expect"].items():
             actual = [record.to_dict(nested=False) for record in context.all(model)]
