@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
     char folder[] = "/tmp/strata-bench-graph-XXXXXX", path[256], ratio[32];
     strata_context_t *context;
     json_t *issue_keys, *user_keys, *report = NULL;
-    long long issues, users, labels, second_created = -1, second_updated = -1;
+    long long issues, users, labels, second_created = -1, second_updated = -1, second_unchanged = -1;
     size_t map_count = 0;
     long trees_kb, graph_kb, trees_peak, graph_peak;
     double r_mem, r_file, r_re_mem, r_re_file, r_rss;
@@ -371,6 +371,7 @@ int main(int argc, char **argv) {
         if (r == 0) {
             second_created = report_total(report, "created");
             second_updated = report_total(report, "updated");
+            second_unchanged = report_total(report, "unchanged");
             json_decref(report);
         } else {
             t[r - 1] = first;
@@ -442,8 +443,8 @@ int main(int argc, char **argv) {
 
     printf("object graph: %.1f MB, %zu %s models by map_manyb; graph of %lld issues, %lld users, %lld labels\n",
            (double)payload_length / 1e6, map_count, model, issues, users, labels);
-    printf("(best and median of %d after a warm-up; second import: %lld created, %lld updated)\n", reps,
-           second_created, second_updated);
+    printf("(best and median of %d after a warm-up; second import: %lld created, %lld updated, %lld unchanged)\n",
+           reps, second_created, second_updated, second_unchanged);
     printf("%-54s %10s %10s %8s  %s\n", "measure", "best ms", "median ms", "ratio", "target");
     rule();
     time_row("strata_map_manyb (bytes -> models; the yardstick)", map, "1.00x", "", 0);
