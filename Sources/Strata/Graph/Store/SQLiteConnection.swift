@@ -215,30 +215,25 @@ package final class SQLiteConnection {
   /// or the commit fails, the transaction is rolled back, so the file is
   /// exactly as before, and the first error is thrown. Transactions do not nest.
   package func writeTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
-    _ = try live()
-    if inTransaction {
-      throw SQLiteError.store(.argument, "a write transaction is already open on this connection", path: path)
-    }
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let value = try body()
-      try execute("COMMIT")
-      return value
-    } catch {
-      rollback()
-      throw error
-    }
+    try transaction("BEGIN IMMEDIATE", "a write transaction", body)
   }
 
   /// Runs `body` in one read transaction (`BEGIN` ... `COMMIT`): every read
   /// in it sees one snapshot of the file, whatever other connections commit
   /// meanwhile (WAL). Transactions do not nest.
   package func readTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    try transaction("BEGIN", "a transaction", body)
+  }
+
+  /// `begin`, `body`, `COMMIT`; rolled back when `body` or the commit fails.
+  private func transaction<R>(_ begin: String, _ kind: String, _ body: () throws(StrataError) -> R)
+    throws(StrataError) -> R
+  {
     _ = try live()
     if inTransaction {
-      throw SQLiteError.store(.argument, "a transaction is already open on this connection", path: path)
+      throw SQLiteError.store(.argument, "\(kind) is already open on this connection", path: path)
     }
-    try execute("BEGIN")
+    try execute(begin)
     do {
       let value = try body()
       try execute("COMMIT")
