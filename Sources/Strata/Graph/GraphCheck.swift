@@ -39,10 +39,7 @@ struct GraphCheck {
     var model = ""
     if let record {
       model = record.state.model.name
-      path =
-        "/" + JSONPointer.escape(schema.models[record.keyRoot].name) + "/"
-        + JSONPointer.escape(record.key.description)
-      if !property.isEmpty { path += "/" + JSONPointer.escape(property) }
+      path = record.pointer(schema, property: property)
     }
     errors.append(
       ErrorDetail(

@@ -26,6 +26,15 @@ package final class GraphRecord {
 
   deinit { JValue.release(keyJSON) }
 
+  /// Where the record is in messages about the graph: `/Model/key` (the key
+  /// space's model) and `/property` when one is named.
+  func pointer(_ schema: Schema, property: String = "") -> String {
+    var path =
+      "/" + JSONPointer.escape(schema.models[keyRoot].name) + "/" + JSONPointer.escape(key.description)
+    if !property.isEmpty { path += "/" + JSONPointer.escape(property) }
+    return path
+  }
+
   /// Drops every link (breaking reference cycles between records).
   func clear() {
     state.links = []

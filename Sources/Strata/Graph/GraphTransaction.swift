@@ -357,10 +357,7 @@ struct GraphTransaction {
   private mutating func refuse(_ record: GraphRecord, _ property: Int, _ message: String) {
     let model = state(record).model
     let name = property < model.properties.count ? model.properties[property].name : ""
-    let root = schema.models[record.keyRoot].name
-    let path =
-      "/" + JSONPointer.escape(root) + "/" + JSONPointer.escape(record.key.description) + "/"
-      + JSONPointer.escape(name)
+    let path = record.pointer(schema, property: name)
     guard refused.insert(path).inserted else { return }
     refusals.append(ErrorDetail(path: path, model: model.name, property: name, code: .deny, message: message))
   }
