@@ -855,7 +855,9 @@ typedef int (*strata_keep_fn)(strata_model_t *record, void *payload);
  *   reported under "warnings".
  *
  * `options` (borrowed; NULL for none) is an object: "root" (a key path or
- * JSON Pointer, over the model's "root"), "delete_orphans": {"model": name,
+ * JSON Pointer, over the model's "root"), "meta" (as strata_map_response()
+ * takes it; the metadata is handed over by strata_context_import_response()),
+ * "delete_orphans": {"model": name,
  * "where": {property: canonical value}, "scope": "all" | "top"}: the records
  * of that model in scope that the response did not contain are deleted,
  * unless `keep` (may be NULL) returns non-zero for one. With "scope": "all"
@@ -891,6 +893,33 @@ strata_model_t **strata_context_import(strata_context_t *context, const char *mo
 strata_model_t **strata_context_importb(strata_context_t *context, const char *model, const char *buffer,
                                         size_t length, json_t *options, strata_keep_fn keep, void *payload,
                                         size_t *count, json_t **report, strata_error_t *error);
+
+/**
+ * Like strata_context_import(), and hands over the response's paging
+ * metadata as strata_map_response() does: the value at the model's "meta"
+ * path (or at the "meta" option's, {"path": key path, "model": model name},
+ * which overrides it) mapped onto the meta model. The metadata is a plain
+ * model, never a record of the graph; an error in it fails the import (the
+ * error's path points into the whole response) and nothing changes.
+ *
+ * `metadata` may be NULL when the caller does not want it; otherwise, on
+ * success, *metadata is a new reference to the metadata model (release it
+ * with strata_model_decref()), or NULL when none is declared or the
+ * response leaves it out (or holds null there). On failure *metadata is NULL.
+ * The text form (strata_context_import_responseb()) parses the response
+ * once for the records and the metadata.
+ */
+strata_model_t **strata_context_import_response(strata_context_t *context, const char *model, json_t *data,
+                                                json_t *options, strata_keep_fn keep, void *payload,
+                                                size_t *count, strata_model_t **metadata, json_t **report,
+                                                strata_error_t *error);
+
+/** Like strata_context_import_response(), from UTF-8 JSON text of `length` bytes. */
+strata_model_t **strata_context_import_responseb(strata_context_t *context, const char *model,
+                                                 const char *buffer, size_t length, json_t *options,
+                                                 strata_keep_fn keep, void *payload, size_t *count,
+                                                 strata_model_t **metadata, json_t **report,
+                                                 strata_error_t *error);
 
 /**
  * The record of `model` (or a subtype) under `key` (borrowed: the key

@@ -1,12 +1,13 @@
 import Glibc
 import Strata
 
-/// `strata import SCHEMA MODEL INPUT --db FILE [--root PATH]`: imports a
+/// `strata import SCHEMA MODEL INPUT --db FILE [--root PATH] [--meta PATH:MODEL]`: imports a
 /// response into a graph file and prints what it did.
 enum ImportCommand {
   static let usage = Usage(
     name: "import",
-    synopsis: "<schema> <model> [<input>] --db <file> [--root <path>] [--delete-orphans <rule>]",
+    synopsis:
+      "<schema> <model> [<input>] --db <file> [--root <path>] [--meta <path:model>] [--delete-orphans <rule>]",
     arguments: [
       ("schema", "The schema file.", false),
       ("model", "The model of the records (it must have a primaryKey).", false),
@@ -20,6 +21,10 @@ enum ImportCommand {
         "Where the records are in the response (a key path or JSON Pointer), over the model's root."
       ),
       (
+        "meta", "path:model",
+        "Where the paging metadata is, and its model (e.g. search_metadata:SearchMetadata), over the model's meta."
+      ),
+      (
         "delete-orphans", "rule",
         "Delete the records in scope that the response did not contain: {\"model\": M, \"where\": {property: value}, \"scope\": \"all\" | \"top\"} (\"top\": only top-level records count as contained)."
       ),
@@ -27,7 +32,9 @@ enum ImportCommand {
     overview: """
       OVERVIEW: Import the records of a model from a JSON response into a graph file
       (docs/graph.md): each record found by its key and updated, or made; relationships
-      linked with their inverses. Prints {"created", "updated", "unchanged", "deleted", "warnings"}.
+      linked with their inverses. Prints {"records", "created", "updated", "unchanged",
+      "deleted", "warnings", "metadata"} ("metadata": the response's paging metadata as
+      `strata map --response` prints it, or null).
 
       The import is one transaction: on any error nothing changes, the errors are printed
       on stderr and the exit status is 1.
@@ -54,6 +61,10 @@ enum ImportCommand {
     // an unknown member is the same error on every face.
     var options: [(String, JSON)] = []
     if let root = parsed.values["root"] { options.append(("root", .string(root))) }
+    if let spec = parsed.values["meta"] {
+      guard let meta = ResponseMeta(commandLine: spec) else { return 1 }
+      options.append(("meta", .object(["path": .string(meta.path), "model": .string(meta.model)])))
+    }
     if let written = parsed.values["delete-orphans"] {
       guard let rule = try? JSON(parsing: written) else {
         Usage.fail(
@@ -95,6 +106,7 @@ enum ImportCommand {
         "records": .int(Int64(result.records.count)), "created": counts(result.created),
         "updated": counts(result.updated), "unchanged": counts(result.unchanged),
         "deleted": counts(result.deleted), "warnings": warnings,
+        "metadata": result.metadata?.dictionary ?? .null,
       ])
       print(report.serialized(indent: 2))
       return 0
@@ -179,5 +191,20 @@ enum GetCommand {
       Output.errors(error, file: database)
       return 1
     }
+  }
+}
+
+extension ResponseMeta {
+  /// Reads `--meta PATH:MODEL` (split at the last colon, so a JSON Pointer
+  /// path may hold colons); nil after printing the error.
+  init?(commandLine spec: String) {
+    guard let colon = spec.lastIndex(of: ":") else {
+      Output.errors(
+        StrataError([
+          ErrorDetail(path: "", code: .argument, message: "--meta takes PATH:MODEL, not '\(spec)'")
+        ]))
+      return nil
+    }
+    self.init(path: String(spec[..<colon]), model: String(spec[spec.index(after: colon)...]))
   }
 }

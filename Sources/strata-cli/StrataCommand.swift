@@ -364,14 +364,8 @@ enum MapCommand {
         }
         var meta: ResponseMeta? = nil
         if let spec = parsed.values["meta"] {
-          guard let colon = spec.lastIndex(of: ":") else {
-            Output.errors(
-              StrataError([
-                ErrorDetail(path: "", code: .argument, message: "--meta takes PATH:MODEL, not '\(spec)'")
-              ]))
-            return 1
-          }
-          meta = ResponseMeta(path: String(spec[..<colon]), model: String(spec[spec.index(after: colon)...]))
+          guard let read = ResponseMeta(commandLine: spec) else { return 1 }
+          meta = read
         }
         let response = try loaded.mapResponse(model, parsing: text, root: parsed.values["root"], meta: meta)
         let records = try response.records.map { serialize ? try $0.json : $0.dictionary }

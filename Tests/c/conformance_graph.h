@@ -60,13 +60,32 @@ static int graph_import(const char *file, const char *name, const char *label, s
     json_t *report = NULL;
     size_t count = 0, i;
     strata_error_t err;
-    strata_model_t **records = strata_context_import(
+    static char unset;
+    strata_model_t *metadata = (strata_model_t *)&unset; /* the call must set it */
+    strata_model_t **records = strata_context_import_response(
         context, model, (json_t *)json_object_get(step, "input"), (json_t *)options,
-        keep != NULL ? graph_keep : NULL, &rule, &count, &report, &err);
+        keep != NULL ? graph_keep : NULL, &rule, &count, &metadata, &report, &err);
+    if (metadata == (strata_model_t *)&unset) {
+        snprintf(what, sizeof what, "%s: metadata", label);
+        fail(file, name, "%s was not set", what);
+        metadata = NULL;
+    }
     if (records == NULL) {
         graph_check_failure(file, name, label, step, &err);
+        if (metadata != NULL || count != 0 || report != NULL)
+            fail(file, name, "%s: failed but left count %zu, metadata %p, report %p", label, count,
+                 (void *)metadata, (void *)report);
         return 1;
     }
+    if (json_object_get(step, "metadata") != NULL) {
+        json_t *actual = metadata != NULL ? strata_model_dictionary(metadata, NULL) : json_null();
+        snprintf(what, sizeof what, "%s: metadata", label);
+        if (!json_equal(actual, json_object_get(step, "metadata")))
+            fail_values(file, name, what, json_object_get(step, "metadata"), actual);
+        json_decref(actual);
+    }
+    if (metadata != NULL)
+        strata_model_decref(metadata);
     if (json_object_get(step, "records") != NULL) {
         json_t *keys = json_array();
         for (i = 0; i < count; i++)

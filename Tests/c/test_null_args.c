@@ -545,6 +545,29 @@ int main(void) {
         CHECK_ARG(strata_context_importb(context, "Post", NULL, 2, NULL, NULL, NULL, &n, NULL, &err) == NULL);
         CHECK(strata_context_importb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL) == NULL);
         {
+            /* the metadata forms: a failure leaves *metadata NULL; none declared gives NULL */
+            strata_model_t *meta = (strata_model_t *)&n;
+            CHECK_ARG(strata_context_import_response(NULL, "Post", data, NULL, NULL, NULL, &n, &meta, NULL, &err) ==
+                      NULL);
+            CHECK(meta == NULL);
+            meta = (strata_model_t *)&n;
+            CHECK_ARG(strata_context_import_response(context, "Post", NULL, NULL, NULL, NULL, &n, &meta, NULL, &err) ==
+                      NULL);
+            CHECK(meta == NULL);
+            meta = (strata_model_t *)&n;
+            CHECK_ARG(strata_context_import_responseb(context, "Post", NULL, 2, NULL, NULL, NULL, &n, &meta, NULL,
+                                                      &err) == NULL);
+            CHECK(meta == NULL);
+            CHECK(strata_context_import_responseb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL) ==
+                  NULL);
+            {
+                json_t *options = json_loads("{\"meta\": {\"path\": \"paging\"}}", 0, NULL);
+                CHECK_ARG(strata_context_import_response(context, "Post", data, options, NULL, NULL, &n, &meta, NULL,
+                                                         &err) == NULL);
+                json_decref(options);
+            }
+        }
+        {
             /* every unknown member of an options object is refused (a typo never widens an orphan rule) */
             const char *const refused[] = {
                 "{\"rooot\": \"data\"}",

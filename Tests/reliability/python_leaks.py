@@ -20,6 +20,7 @@ package. Prints one line per check and exits 1 on a leak.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import json
 import os
@@ -67,6 +68,26 @@ ISSUE = {
     "score": 3,
 }
 BAD = {"number": "one", "state": "weird", "labels": [{"name": 5}]}
+
+
+def release_free_memory() -> None:
+    """Collect cycles and hand free heap pages back to the system.
+
+    A test that reads a graph on a thread of its own allocates in a glibc
+    arena of that thread; freed, those pages stay resident until the arena is
+    trimmed, which made the suite's growth swing by 9 MB from run to run with
+    nothing leaked (measured per test: the reader thread of
+    test_another_context_reads_the_file_while_one_imports). malloc_trim(0)
+    trims every arena, so what is still counted is memory still in use.
+    """
+    gc.collect()
+    try:
+        libc = ctypes.CDLL(None)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        return
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
 
 
 def rss() -> int:
@@ -121,11 +142,11 @@ def check_models(count: int) -> bool:
     warmup = max(count // 10, 1000)
     for i in range(warmup):
         one_model(schema, text, batch, i)
-    gc.collect()
+    release_free_memory()
     before = rss()
     for i in range(count):
         one_model(schema, text, batch, i)
-    gc.collect()
+    release_free_memory()
     growth = rss() - before
     ok = growth < SLACK
     print(f"python-leaks models: {count} models mapped and freed through the binding's calls, "
@@ -156,11 +177,11 @@ def check_suite(runs: int, tests: Path) -> bool:
         status = run()
         for _ in range(2):
             status = status or run()
-        gc.collect()
+        release_free_memory()
         start = rss()
         for _ in range(runs):
             status = status or run()
-        gc.collect()
+        release_free_memory()
     finally:
         sys.stdout = saved
         devnull.close()

@@ -30,26 +30,33 @@ public final class Context: Sendable {
   /// Imports the records of `model` in `data` as one transaction: each found
   /// by its key and updated, or made; relationships linked; the result lists
   /// the top-level records in input order. On any error nothing changes.
+  /// `root` overrides the model's `root`; `meta` its `meta`: the response's
+  /// metadata, mapped as `Schema.mapResponse` maps it, is the result's `metadata`.
   public func `import`(
-    _ model: String, _ data: JSON, root: String? = nil, deleteOrphans: OrphanDeletion? = nil
+    _ model: String, _ data: JSON, root: String? = nil, meta: ResponseMeta? = nil,
+    deleteOrphans: OrphanDeletion? = nil
   ) throws(StrataError) -> ImportResult {
     guard let pointer = data.makeJansson() else {
       throw StrataError(code: .type, message: "the input holds a value JSON cannot represent")
     }
     defer { JValue.release(pointer) }
-    return try importPointer(model, pointer, root: root, deleteOrphans: deleteOrphans)
+    return try importRequest(model, root: root, meta: meta, deleteOrphans: deleteOrphans) { request in
+      engine.importValue(model, pointer, request)
+    }
   }
 
-  /// Imports the records of `model` in JSON text (parsed by the byte parser).
+  /// Imports the records of `model` in JSON text (parsed once, by the byte
+  /// parser, records and metadata together).
   public func `import`(
-    _ model: String, parsing text: String, root: String? = nil, deleteOrphans: OrphanDeletion? = nil
+    _ model: String, parsing text: String, root: String? = nil, meta: ResponseMeta? = nil,
+    deleteOrphans: OrphanDeletion? = nil
   ) throws(StrataError) -> ImportResult {
     var copy = text
     var result: Result<ImportResult, StrataError> = .failure(StrataError(code: .argument, message: "not run"))
     copy.withUTF8 { bytes in
       do throws(StrataError) {
         result = .success(
-          try importRequest(model, root: root, deleteOrphans: deleteOrphans) { request in
+          try importRequest(model, root: root, meta: meta, deleteOrphans: deleteOrphans) { request in
             engine.importBytes(model, bytes, request)
           })
       } catch {
@@ -59,17 +66,9 @@ public final class Context: Sendable {
     return try result.get()
   }
 
-  private func importPointer(_ model: String, _ pointer: JPtr, root: String?, deleteOrphans: OrphanDeletion?)
-    throws(StrataError) -> ImportResult
-  {
-    try importRequest(model, root: root, deleteOrphans: deleteOrphans) { request in
-      engine.importValue(model, pointer, request)
-    }
-  }
-
-  /// Runs an import with the request made of `root` and `deleteOrphans`.
+  /// Runs an import with the request made of `root`, `meta` and `deleteOrphans`.
   private func importRequest(
-    _ model: String, root: String?, deleteOrphans: OrphanDeletion?,
+    _ model: String, root: String?, meta: ResponseMeta?, deleteOrphans: OrphanDeletion?,
     _ run: (ImportRequest) -> Result<ImportOutcome, StrataError>
   ) throws(StrataError) -> ImportResult {
     var scope: [(String, JPtr)] = []
@@ -88,11 +87,11 @@ public final class Context: Sendable {
         keep: keep.map { function in { object in function(Record(object, context: self)) } },
         topLevelOnly: deleteOrphans.onlyTopLevel)
     }
-    return result(try run(ImportRequest(root: root, orphans: rule)).get())
+    return result(try run(ImportRequest(root: root, meta: meta, orphans: rule)).get())
   }
 
   /// Imports the records of `model` in JSON text with the options object C
-  /// and Python give (`"root"`, `"delete_orphans"`), read by the same
+  /// and Python give (`"root"`, `"meta"`, `"delete_orphans"`), read by the same
   /// reader, so every face refuses the same unknown members alike: what the
   /// command line uses.
   package func `import`(_ model: String, parsing text: String, options: JSON) throws(StrataError)
@@ -120,7 +119,8 @@ public final class Context: Sendable {
       deleted: Dictionary(outcome.deleted, uniquingKeysWith: +),
       warnings: outcome.warnings.map {
         ErrorDetail(path: $0.path, model: $0.model, code: .missing, message: $0.message)
-      })
+      },
+      metadata: outcome.metadata.map(Model.init))
   }
 
   /// The record of `model` under `key` (its canonical value; a list for a
@@ -171,6 +171,10 @@ public struct ImportResult: Sendable {
   public let deleted: [String: Int]
   /// Records given no key (made fresh): where, which model, and why.
   public let warnings: [ErrorDetail]
+  /// The response's metadata (the model's `meta`, or the call's `meta`),
+  /// as `Schema.mapResponse` gives it: nil when none is declared or the
+  /// response leaves it out.
+  public let metadata: Model?
 }
 
 /// The orphan rule of an import: the records of `model` whose properties

@@ -126,18 +126,23 @@ package final class GraphContext: @unchecked Sendable {
       case .failure(let error): return .failure(error)
       case .success(let found): type = found
       }
-      var root = type.response.root
-      if let text = request.root {
-        switch ResponseLocation.parse(text) {
-        case .success(let location): root = location
-        case .failure(let problem):
-          return .failure(StrataError(code: .argument, message: "the root option: \(problem.message)"))
-        }
+      let shape: ResponseShape
+      switch schema.responseShape(type, request.response) {
+      case .failure(let error): return .failure(error)
+      case .success(let found): shape = found
       }
       var importer = GraphImporter(schema: schema, memory: memory)
       importer.tracksSeen = request.orphans != nil
-      let records = importer.importResponse(response, type: type, root: root)
-      return finish(&importer, records, request)
+      let records = importer.importResponse(response, type: type, root: shape.root)
+      // the metadata is a plain model (never a record of the graph), mapped
+      // as map_response maps it; its errors fail the import as the records' do
+      var metadata: ModelObject? = nil
+      if let meta = shape.meta, meta.model >= 0, meta.model < schema.models.count {
+        var mapper = Mapper(schema: schema, mode: .json)
+        metadata = mapper.mapMetadata(response, type: schema.models[meta.model], location: meta.location)
+        importer.mapper.errors += mapper.errors
+      }
+      return finish(&importer, records, request, metadata: metadata)
     }
   }
 
@@ -148,8 +153,9 @@ package final class GraphContext: @unchecked Sendable {
   private func importElements(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ImportRequest)
     -> Result<ImportOutcome, StrataError>?
   {
+    // a response with metadata is an object, never a bare array: whole-text path
     guard case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty,
-      type.response.root == nil,
+      type.response.root == nil, type.response.meta == nil, request.meta == nil,
       request.root == nil || request.root == ""
     else { return nil }
     let plan = schema.parsePlans.plan(type, in: schema)
@@ -173,9 +179,10 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// The end of an import: the orphan rules, then the commit.
-  private func finish(_ importer: inout GraphImporter, _ records: [GraphRecord]?, _ request: ImportRequest)
-    -> Result<ImportOutcome, StrataError>
-  {
+  private func finish(
+    _ importer: inout GraphImporter, _ records: [GraphRecord]?, _ request: ImportRequest,
+    metadata: ModelObject? = nil
+  ) -> Result<ImportOutcome, StrataError> {
     do {
       guard let records, importer.mapper.errors.isEmpty else {
         return .failure(StrataError(importer.mapper.errors))
@@ -202,7 +209,7 @@ package final class GraphContext: @unchecked Sendable {
         ImportOutcome(
           records: records.map(\.state.object), created: changes.created,
           updated: Self.countByModel(changes.changed), unchanged: Self.countByModel(unchanged),
-          deleted: changes.deleted, warnings: importer.warnings))
+          deleted: changes.deleted, warnings: importer.warnings, metadata: metadata))
     }
   }
 
@@ -531,12 +538,17 @@ extension GraphContext {
   {
     if let streamed = importElements(model, bytes, request) { return streamed }
     var parsed: JPtr? = nil
-    if case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty {
-      var keys = type.response.root?.keys ?? []
-      if let text = request.root, case .success(let location) = ResponseLocation.parse(text) {
-        keys = location.keys
+    // one parse builds the records and the metadata; options that do not
+    // resolve take jansson's path, and importValue reports them
+    if case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty,
+      case .success(let shape) = schema.responseShape(type, request.response)
+    {
+      let meta = shape.meta.flatMap { spec in
+        spec.model >= 0 && spec.model < schema.models.count
+          ? (spec.location.keys, schema.models[spec.model]) : nil
       }
-      parsed = ResponsePlan(schema: schema, records: type, root: keys).parse(bytes)
+      parsed = ResponsePlan(schema: schema, records: type, root: shape.root?.keys ?? [], meta: meta).parse(
+        bytes)
     }
     if parsed == nil {
       switch JSONText.parse(bytes) {

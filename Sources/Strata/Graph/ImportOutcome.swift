@@ -26,6 +26,8 @@ package struct ImportOutcome {
   package let deleted: [(String, Int)]
   /// Records given no key.
   package let warnings: [ImportWarning]
+  /// The response's metadata (the model's `meta` or the call's), or nil.
+  package let metadata: ModelObject?
 }
 
 extension ImportOutcome {

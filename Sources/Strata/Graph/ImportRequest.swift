@@ -1,18 +1,24 @@
 import CJansson
 
-/// What an import is asked to do besides mapping: where the records sit in
-/// the response, and which records the response replaces.
+/// What an import is asked to do besides mapping: where the records and the
+/// metadata sit in the response, and which records the response replaces.
 package struct ImportRequest {
   /// The records' location in the response (as `root` takes it), over the model's own `root`.
   package var root: String? = nil
+  /// The metadata's location and model, over the model's own `meta`.
+  package var meta: ResponseMeta? = nil
   /// The orphan rule, or nil.
   package var orphans: OrphanRule? = nil
 
-  /// An empty request.
-  package init(root: String? = nil, orphans: OrphanRule? = nil) {
+  /// A request from its parts; all nil: the schema's root and meta, no orphan rule.
+  package init(root: String? = nil, meta: ResponseMeta? = nil, orphans: OrphanRule? = nil) {
     self.root = root
+    self.meta = meta
     self.orphans = orphans
   }
+
+  /// The response options of the request (root and meta).
+  var response: ResponseRequest { ResponseRequest(root: root, meta: meta) }
 }
 
 /// Records of `model` in scope (`where`: property -> canonical value,
@@ -44,7 +50,8 @@ package struct OrphanRule {
 
 extension ImportRequest {
   /// Reads the options object of a C, Python or command-line import
-  /// (borrowed; nil for none): `"root"` (a key path or JSON Pointer) and
+  /// (borrowed; nil for none): `"root"` (a key path or JSON Pointer),
+  /// `"meta"` (`{"path": key path, "model": name}`) and
   /// `"delete_orphans"` (`{"model": name, "where": {property: value},
   /// "scope": "all" | "top"}`); null members count as not given, any other
   /// member is an `argument` error naming it. The orphan rule's `where`
@@ -58,7 +65,7 @@ extension ImportRequest {
       .failure(StrataError(code: .argument, message: message))
     }
     guard JValue.isObject(options) else {
-      return refuse("the import options must be an object with \"root\" and \"delete_orphans\"")
+      return refuse("the import options must be an object with \"root\", \"meta\" and \"delete_orphans\"")
     }
     var problem: String? = nil
     JValue.forEachMember(options) { keyBytes, value in
@@ -70,6 +77,11 @@ extension ImportRequest {
           request.root = JValue.string(value)
         } else {
           problem = "the option \"root\" must be a key path or a JSON Pointer (a string)"
+        }
+      case "meta":
+        switch ResponseMeta.read(value) {
+        case .success(let meta): request.meta = meta
+        case .failure(let failure): problem = failure.message
         }
       case "delete_orphans":
         guard JValue.isObject(value), let model = json_object_get(value, "model"), JValue.isString(model)
@@ -107,7 +119,7 @@ extension ImportRequest {
       default:
         problem =
           "unknown import option '\(key)'"
-          + Suggestion.hintOrList(for: key, among: ["root", "delete_orphans"])
+          + Suggestion.hintOrList(for: key, among: ["root", "meta", "delete_orphans"])
       }
     }
     if let problem { return refuse(problem) }

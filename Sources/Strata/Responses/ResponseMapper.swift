@@ -76,7 +76,7 @@ extension Schema {
   }
 
   /// The model's declared root and meta, with the call's options over them.
-  private func responseShape(_ type: ModelType, _ request: ResponseRequest) -> Result<
+  func responseShape(_ type: ModelType, _ request: ResponseRequest) -> Result<
     ResponseShape, StrataError
   > {
     var shape = type.response

@@ -74,6 +74,25 @@ public struct ResponseMeta: Sendable, Hashable {
   }
 }
 
+extension ResponseMeta {
+  /// Reads the "meta" option of a C, Python or command-line call (borrowed):
+  /// an object with the strings "path" and "model" and nothing else.
+  static func read(_ value: JPtr) -> Result<ResponseMeta, ResponseLocationError> {
+    guard JValue.isObject(value),
+      let path = JValue.member(value, Key("path")), JValue.isString(path),
+      let model = JValue.member(value, Key("model")), JValue.isString(model),
+      json_object_size(value) == 2
+    else {
+      return .failure(
+        ResponseLocationError(
+          message:
+            "the option \"meta\" must be an object {\"path\": key path, \"model\": model name} and nothing else"
+        ))
+    }
+    return .success(ResponseMeta(path: JValue.string(path), model: JValue.string(model)))
+  }
+}
+
 /// The options of one response call, as the C and Python faces hand them
 /// over: a root that overrides the model's, and metadata that overrides its `meta`.
 package struct ResponseRequest: Sendable {
@@ -116,17 +135,10 @@ extension ResponseRequest {
         }
       case "meta":
         if JValue.isNull(value) { return }
-        guard JValue.isObject(value),
-          let path = JValue.member(value, Key("path")), JValue.isString(path),
-          let model = JValue.member(value, Key("model")), JValue.isString(model),
-          json_object_size(value) == 2
-        else {
-          problems.append(
-            "the option \"meta\" must be an object {\"path\": key path, \"model\": model name} and nothing else"
-          )
-          return
+        switch ResponseMeta.read(value) {
+        case .success(let meta): request.meta = meta
+        case .failure(let problem): problems.append(problem.message)
         }
-        request.meta = ResponseMeta(path: JValue.string(path), model: JValue.string(model))
       default:
         problems.append("unknown response option \"\(key)\" (expected root, meta)")
       }

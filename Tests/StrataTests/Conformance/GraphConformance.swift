@@ -123,6 +123,10 @@ private func runGraphStep(
       let actual = result.warnings.map { JSON.string($0.path) }
       #expect(actual == paths, "\(label): warnings \(result.warnings)")
     }
+    if let expected = step["metadata"] {
+      let actual = result.metadata?.dictionary ?? .null
+      #expect(sameJSON(actual, expected), "\(label): metadata \(actual)")
+    }
   } else if case .string(let model)? = step["delete"] {
     guard let record = try context.get(model, key: step["key"] ?? .null) else {
       throw StrataError([

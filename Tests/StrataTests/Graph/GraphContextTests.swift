@@ -98,3 +98,29 @@ let blogSchemaText = #"""
   #expect(kept["title"] == "b")
   #expect(throws: StrataError.self) { try kept.related("tags") }
 }
+
+@Test func anImportHandsOverTheResponsesMetadata() throws {
+  let schema = try Schema(
+    parsing: #"""
+      {"strata": 1, "models": {
+        "Post": {"primaryKey": "id", "root": "data", "meta": {"path": "paging", "model": "Paging"},
+          "properties": {"id": {"type": "int"}}},
+        "Paging": {"properties": {"next": {"type": "string?"}}}}}
+      """#)
+  let context = try Context(schema: schema)
+  let text = #"{"data": [{"id": 1}], "paging": {"next": "p2"}, "other": {"next": "p9"}}"#
+  // the same metadata from the text (one parse) and from a value
+  let parsed = try context.import("Post", parsing: text)
+  #expect(parsed.metadata?["next"] == "p2")
+  let value = try context.import("Post", try JSON(parsing: text))
+  #expect(value.metadata == parsed.metadata)
+  // the call's meta overrides the model's
+  let other = try context.import("Post", parsing: text, meta: ResponseMeta(path: "other", model: "Paging"))
+  #expect(other.metadata?["next"] == "p9")
+  #expect(try context.import("Post", parsing: #"{"data": []}"#).metadata == nil)
+  // an error in the metadata fails the import and changes nothing
+  #expect(throws: StrataError.self) {
+    try context.import("Post", parsing: #"{"data": [{"id": 2}], "paging": {"next": 5}}"#)
+  }
+  #expect(try context.count("Post") == 1)
+}

@@ -126,20 +126,26 @@ class ImportResult(List[Record]):
     (model name -> count): ``created``; ``updated``, the records that existed
     and whose values changed (given in the input, or through an inverse);
     ``unchanged``, those the input gave as objects and left as they were (an
-    app redraws only ``updated``); ``deleted``; and ``warnings`` (records
-    given no key: dicts with path, model, message)."""
+    app redraws only ``updated``); ``deleted``; ``warnings`` (records
+    given no key: dicts with path, model, message); and ``metadata``, the
+    response's paging metadata as :meth:`Schema.map_response` maps it (a
+    :class:`Model`, or None when none is declared or the response leaves it
+    out)."""
 
     created: Dict[str, int]
     updated: Dict[str, int]
     unchanged: Dict[str, int]
     deleted: Dict[str, int]
     warnings: List[Dict[str, str]]
+    metadata: Optional[Model]
 
     def __repr__(self) -> str:
         return (
             f"<strata.ImportResult {len(self)} records created={self.created} "
             f"updated={self.updated} unchanged={self.unchanged} deleted={self.deleted} "
-            f"warnings={len(self.warnings)}>"
+            f"warnings={len(self.warnings)}"
+            + (f" metadata={self.metadata!r}" if self.metadata is not None else "")
+            + ">"
         )
 
 
@@ -216,12 +222,15 @@ class Context:
         data: JSONInput,
         *,
         root: Optional[str] = None,
+        meta: Optional[Mapping[str, str]] = None,
         delete_orphans: Optional[Mapping[str, Any]] = None,
     ) -> ImportResult:
         """Imports the records of ``model`` in ``data`` (a dict, a list, or JSON
         text as ``str``/``bytes``) in one transaction, and returns the
         top-level records in input order. ``root`` overrides the model's
-        ``root``. ``delete_orphans={"model": "Tweet", "where": {"feed":
+        ``root``; ``meta`` (``{"path": key path, "model": model name}``) its
+        ``meta``: the response's metadata is the result's ``metadata``, from
+        the same parse. ``delete_orphans={"model": "Tweet", "where": {"feed":
         "home"}, "keep": fn}`` deletes the records of that model in scope that
         the response did not contain, unless ``keep(record)`` is true;
         ``"scope": "top"`` counts only the response's top-level records as
@@ -236,6 +245,13 @@ class Context:
             if not isinstance(root, str):
                 raise TypeError(f"strata: root must be a str or None, not {type(root).__name__}")
             options["root"] = root
+        if meta is not None:
+            if not isinstance(meta, Mapping):
+                raise TypeError(
+                    'strata: meta must be a mapping {"path": ..., "model": ...} or None, '
+                    f"not {type(meta).__name__}"
+                )
+            options["meta"] = dict(meta)
         keep_fn: Optional[Callable[[Record], Any]] = None
         if delete_orphans is not None:
             if not isinstance(delete_orphans, Mapping):
@@ -270,17 +286,20 @@ class Context:
         error = strata_error_t()
         count = c_size_t(0)
         report = _native.json_p()
+        metadata = _native.model_p()
         try:
-            array = lib.strata_context_importb(
+            array = lib.strata_context_import_responseb(
                 self._live(), name, buffer, len(buffer), options_handle, callback, None, byref(count),
-                byref(report), byref(error),
+                byref(metadata), byref(report), byref(error),
             )
         finally:
             if options_handle is not None:
                 lib.strata_json_decref(options_handle)
         if not array:
             raise MappingError(_native.last_errors(error), f"cannot import {model!r}")
+        meta_model = Model._adopt(metadata.value, self._schema) if metadata.value else None
         result = ImportResult(self._adopt_all(array, count.value))
+        result.metadata = meta_model
         counts = _native.take_json(report.value) if report.value else {}
         result.created = counts.get("created", {})
         result.updated = counts.get("updated", {})

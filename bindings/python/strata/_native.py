@@ -433,6 +433,18 @@ def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
             (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, POINTER(c_size_t),
              POINTER(json_p), error_p),
         ),
+        (
+            "strata_context_import_response",
+            records_p,
+            (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, POINTER(c_size_t), POINTER(model_p),
+             POINTER(json_p), error_p),
+        ),
+        (
+            "strata_context_import_responseb",
+            records_p,
+            (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, POINTER(c_size_t),
+             POINTER(model_p), POINTER(json_p), error_p),
+        ),
         ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),
         ("strata_context_all", records_p, (context_p, c_char_p, POINTER(c_size_t), error_p)),
         ("strata_context_count", ctypes.c_longlong, (context_p, c_char_p, error_p)),

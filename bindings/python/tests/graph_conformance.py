@@ -37,7 +37,9 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
                 rule["keep"] = lambda record, keep=keep: record.get(keep["property"]) == keep["equals"]
         data = step.get("input")
         # a str input would be read as JSON text: encode every input as text
-        result = context.import_(step["import"], json.dumps(data), root=options.get("root"), delete_orphans=rule)
+        result = context.import_(
+            step["import"], json.dumps(data), root=options.get("root"), meta=options.get("meta"), delete_orphans=rule
+        )
         if "records" in step:
             keys = [record.key for record in result]
             problem = json_difference(step["records"], keys)
@@ -50,6 +52,11 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
             paths = [warning["path"] for warning in result.warnings]
             if paths != step["warnings"]:
                 pytest.fail(f"{label}: warnings {result.warnings!r}, expected {step['warnings']!r}")
+        if "metadata" in step:
+            actual = None if result.metadata is None else result.metadata.to_dict()
+            problem = json_difference(step["metadata"], actual)
+            if problem:
+                pytest.fail(f"{label}: metadata {actual!r} {problem}")
     elif "delete" in step:
         record = context.get(step["delete"], step.get("key"))
         if record is None:

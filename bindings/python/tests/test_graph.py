@@ -321,6 +321,25 @@ ROOT = Path(__file__).resolve().parents[3]
 CLI = ROOT / "build" / "strata"
 
 
+def test_import_hands_over_the_metadata(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        page = {"data": POSTS[:1], "paging": {"id": "c2", "url": "/posts?after=1"}}
+        result = ctx.import_("Post", page, root="data", meta={"path": "paging", "model": "Cover"})
+        assert isinstance(result.metadata, strata.Model) and not isinstance(result.metadata, strata.Record)
+        assert result.metadata.to_dict() == {"id": "c2", "url": "/posts?after=1"}
+        assert "metadata=" in repr(result)
+        assert ctx.count("Cover") == 0  # the metadata is never a record, even of a record model
+        assert ctx.import_("Post", {"data": []}, root="data", meta={"path": "paging", "model": "Cover"}).metadata is None
+        assert ctx.import_("Post", POSTS[:1]).metadata is None
+        with pytest.raises(TypeError, match="meta must be a mapping"):
+            ctx.import_("Post", POSTS, meta="paging")  # type: ignore[arg-type]
+        with pytest.raises(strata.MappingError) as caught:
+            ctx.import_("Post", {"data": POSTS[1:2], "paging": {"id": 5}}, root="data",
+                        meta={"path": "paging", "model": "Cover"})
+        assert caught.value.errors[0]["path"] == "/paging/id"
+        assert ctx.get("Post", 2) is None  # nothing changed
+
+
 @pytest.mark.skipif(not CLI.exists(), reason="build/strata is built by scripts/build")
 def test_cli_import_and_get(tmp_path: Path) -> None:
     schema_file = tmp_path / "schema.json"
@@ -335,6 +354,14 @@ def test_cli_import_and_get(tmp_path: Path) -> None:
     done = run("import", str(schema_file), "Post", str(data), "--db", str(db), "--root", "data")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["created"] == {"Post": 3, "User": 2}
+    assert json.loads(done.stdout)["metadata"] is None
+    (tmp_path / "paged.json").write_text(json.dumps({"data": POSTS[:1], "paging": {"id": "c2", "url": "/p2"}}))
+    paged = run("import", str(schema_file), "Post", str(tmp_path / "paged.json"), "--db", str(db), "--root", "data",
+                "--meta", "paging:Cover")
+    assert paged.returncode == 0, paged.stderr
+    assert json.loads(paged.stdout)["metadata"] == {"id": "c2", "url": "/p2"}
+    wrong = run("import", str(schema_file), "Post", str(data), "--db", str(db), "--meta", "paging")
+    assert wrong.returncode == 1 and "--meta takes PATH:MODEL" in wrong.stderr
     shown = run("get", str(schema_file), "User", "7", "--db", str(db))
     assert shown.returncode == 0 and json.loads(shown.stdout)["posts"][1] == {"id": 3, "title": "three", "author": 7}
     one_level = run("get", str(schema_file), "User", "7", "--db", str(db), "--depth", "1")
