@@ -269,6 +269,28 @@ strata_schema_t *strata_schema_builder_loadb(strata_schema_builder_t *builder, c
 strata_schema_t *strata_schema_builder_load_file(strata_schema_builder_t *builder, const char *path,
                                                  strata_error_t *error);
 
+/**
+ * A key injector (docs/graph.md): gives a key to a graph record whose input
+ * has none. Called with
+ * the record's input object (borrowed) and the canonical dictionary of the
+ * record that holds it (borrowed; NULL at the top of a response); returns the
+ * key as a new reference (the key property's canonical value, a list for a
+ * composite key), or NULL after writing a one-line reason into `message`
+ * (the import then fails with a "format" error).
+ */
+typedef json_t *(*strata_key_fn)(json_t *value, json_t *parent, void *payload, char *message,
+                                 size_t message_size);
+
+/**
+ * Registers the key injector of `model` for schemas loaded through
+ * `builder`; payload and release as for strata_schema_builder_add_transformer().
+ * The model must exist and have a primaryKey when the schema loads. Returns
+ * 0, or -1 on error.
+ */
+int strata_schema_builder_add_key_injector(strata_schema_builder_t *builder, const char *model,
+                                           strata_key_fn inject, void *payload, strata_release_fn release,
+                                           strata_error_t *error);
+
 /* ------------------------------------------------------------------------ */
 /* Mapping                                                                    */
 
@@ -746,6 +768,9 @@ strata_model_t *strata_unarchiveb(const strata_schema_t *schema, const char *buf
 json_t *strata_schema_compare(const strata_schema_t *old_schema, const strata_schema_t *new_schema,
                               strata_error_t *error);
 
+/* ------------------------------------------------------------------------ */
+/* Schema tools (docs/tools.md, docs/codegen.md)                              */
+
 /**
  * The JSON Schema (draft 2020-12) of model `model`: of the JSON the API sends
  * (what strata_map() accepts) when `canonical` is 0, or of the canonical
@@ -1034,27 +1059,6 @@ int strata_record_is_stub(const strata_model_t *record);
  * closed).
  */
 json_t *strata_record_key(const strata_model_t *record);
-
-/**
- * A key injector: gives a key to a record whose input has none. Called with
- * the record's input object (borrowed) and the canonical dictionary of the
- * record that holds it (borrowed; NULL at the top of a response); returns the
- * key as a new reference (the key property's canonical value, a list for a
- * composite key), or NULL after writing a one-line reason into `message`
- * (the import then fails with a "format" error).
- */
-typedef json_t *(*strata_key_fn)(json_t *value, json_t *parent, void *payload, char *message,
-                                 size_t message_size);
-
-/**
- * Registers the key injector of `model` for schemas loaded through
- * `builder`; payload and release as for strata_schema_builder_add_transformer().
- * The model must exist and have a primaryKey when the schema loads. Returns
- * 0, or -1 on error.
- */
-int strata_schema_builder_add_key_injector(strata_schema_builder_t *builder, const char *model,
-                                           strata_key_fn inject, void *payload, strata_release_fn release,
-                                           strata_error_t *error);
 
 #ifdef __cplusplus
 }

@@ -276,51 +276,6 @@ private func finishRecords(
   }
 }
 
-/// Registers a key injector for the records of `model`.
-@_cdecl("strata_schema_builder_add_key_injector")
-public func strata_schema_builder_add_key_injector(
-  _ builder: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ inject: KeyCallback?,
-  _ payload: UnsafeMutableRawPointer?, _ release: ReleaseCallback?, _ error: UnsafeMutableRawPointer?
-) -> Int32 {
-  guard let builder else {
-    ErrorReporting.fail(.argument, "the builder is NULL", error)
-    return -1
-  }
-  guard let name = Handles.string(model), !name.isEmpty else {
-    ErrorReporting.fail(.argument, "the model name is NULL or empty", error)
-    return -1
-  }
-  guard let inject else {
-    ErrorReporting.fail(.argument, "the key injector of '\(name)' is NULL", error)
-    return -1
-  }
-  let target = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-  if target.keyInjectors[name] != nil {
-    ErrorReporting.fail(.argument, "a key injector for '\(name)' is already registered", error)
-    return -1
-  }
-  let payloadBits = payload.map { UInt(bitPattern: $0) }
-  func pointer() -> UnsafeMutableRawPointer? {
-    payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
-  }
-  target.keyInjectors[name] = KeyInjector(
-    model: name,
-    function: { value, parent in
-      let capacity = 256
-      return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-        guard let base = buffer.baseAddress else { return .failure(MergeRefusal("out of memory")) }
-        base.initialize(repeating: 0, count: capacity)
-        if let key = inject(value, parent, pointer(), base, capacity) { return .success(key) }
-        base[capacity - 1] = 0
-        let message = String(cString: base)
-        return .failure(MergeRefusal(message.isEmpty ? "it returned no key" : message))
-      }
-    },
-    release: release.map { callback in { callback(pointer()) } })
-  ErrorReporting.succeed(error)
-  return 0
-}
-
 /// 1 when `property` of `model` is a to-one relationship, 2 to-many, 0 not one, -1 on error.
 @_cdecl("strata_schema_relationship")
 public func strata_schema_relationship(

@@ -432,7 +432,7 @@ package final class GraphContext: @unchecked Sendable {
         StrataError(
           code: .argument, message: "the '\(object.type.name)' model is not a record of a graph context"))
     }
-    guard let record = object.graphRecord, !record.isDeleted else {
+    guard let record = object.graphRecord as? GraphRecord, !record.isDeleted else {
       return .failure(
         StrataError(
           code: .argument,

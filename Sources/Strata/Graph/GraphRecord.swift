@@ -3,7 +3,7 @@ import CJansson
 /// One record of a graph context: a model instance found by its key. The
 /// context holds exactly one per key (per key space: a model and the
 /// subtypes that share its primary key).
-package final class GraphRecord {
+package final class GraphRecord: RecordIdentity {
   /// The record's key.
   let key: RecordKey
   /// The key as JSON (owned): what relationship slots of other records hold.

@@ -8,7 +8,7 @@ import CJansson
 /// Entries are kept in a stack: an object's entries are resolved (and
 /// dropped with `drop(to:)`) before the next object of the response is
 /// mapped, so the stack stays as short as the nesting of the input.
-final class RelationCollector {
+final class RelationCollector: RelationHolder {
   /// One set-aside value.
   struct Pending {
     /// The input value (borrowed from the input, alive for the import).

@@ -35,8 +35,9 @@ struct Mapper {
   var errors: [ErrorDetail] = []
   var steps: [PathStep] = []
   /// Inside a graph import: the relationship values of records are held
-  /// here, unmapped, for the import to resolve into records (GraphImporter.swift).
-  var relations: RelationCollector? = nil
+  /// here, unmapped, for the import to resolve into records
+  /// (`Graph/RelationCollector.swift` conforms; GraphImporter.swift).
+  var relations: (any RelationHolder)? = nil
   var depth = 0
   /// On the byte paths: the stand-ins of numbers outside jansson's range
   /// (`NumberMarkers`), reported where a scalar reads them.
@@ -137,4 +138,13 @@ struct Mapper {
     if let leaf = leaf(value, type, nil, nil) { return .leaf(leaf) }
     return .absent
   }
+}
+
+/// Where the mapper sets aside a relationship value of a record instead of
+/// mapping it (a graph import resolves it into a record later). Declared
+/// here so that the mapper knows nothing of the graph's types.
+protocol RelationHolder: AnyObject {
+  /// Sets `value` (borrowed from the input) aside, found at `steps`, for a
+  /// relationship to model `model`; returns the placeholder slot.
+  func hold(_ value: JPtr, steps: [PathStep], model: Int) -> Slot
 }

@@ -17,8 +17,9 @@ package final class ModelObject: @unchecked Sendable {
   var unknown: JPtr?
   /// For the committed state of a graph record: the record (the object is
   /// then read only; a copy is an ordinary model). Weak: nil once the
-  /// record is deleted or its context closed.
-  weak var graphRecord: GraphRecord? {
+  /// record is deleted or its context closed. A protocol, so that models
+  /// know nothing of the graph's types (`Graph/GraphRecord` conforms).
+  weak var graphRecord: (any RecordIdentity)? {
     didSet { if let graphRecord { recordKey = graphRecord.key } }
   }
   /// The key of the graph record this object shows, kept when the record
@@ -49,4 +50,14 @@ package final class ModelObject: @unchecked Sendable {
     return ModelObject(
       schema: schema, type: type, slots: ContiguousArray(slots.map { $0.copy() }), unknown: unknownCopy)
   }
+}
+
+/// What a model object shown as a graph record knows of that record: its
+/// key, as a value and as JSON. The graph's record type conforms; the
+/// arrow points from the graph to models, never back.
+protocol RecordIdentity: AnyObject {
+  /// The record's key.
+  var key: RecordKey { get }
+  /// The key as JSON (borrowed: owned by the record).
+  var keyJSON: JPtr { get }
 }

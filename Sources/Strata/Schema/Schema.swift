@@ -21,7 +21,7 @@ public final class Schema: @unchecked Sendable {
   let instanceTemplates: [String: String]
   /// What the byte parser builds of each model's objects (Sources/Strata/Parse), made on first use.
   let parsePlans = ParsePlans()
-  /// The host's key injectors, by model name (Sources/Strata/Graph/KeyInjector.swift).
+  /// The host's key injectors, by model name (KeyInjector.swift).
   let keyInjectors: [String: KeyInjector]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
