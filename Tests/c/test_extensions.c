@@ -1,6 +1,6 @@
 /*
- * test_extensions.c - tests of the parts of include/strata.h that test_api.c
- * leaves out: the schema builder with host transformers (forward and reverse,
+ * test_extensions.c - tests of the parts of include/strata.h that test_api_*.c
+ * leave out: the schema builder with host transformers (forward and reverse,
  * one-way, refusing; payload release), custom mergers, strata_model_get_date,
  * and strata_model_merge / strata_model_update / strata_model_updateb (all or
  * nothing, NULL arguments, models of two schemas).
