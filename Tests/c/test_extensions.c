@@ -1,17 +1,17 @@
 /*
- * test_extensions.c - tests of the parts of include/strata.h that test_api.c
- * leaves out: the schema builder with host transformers (forward and reverse,
+ * test_extensions.c - tests of the parts of include/strata.h that test_api_*.c
+ * leave out: the schema builder with host transformers (forward and reverse,
  * one-way, refusing; payload release), custom mergers, strata_model_get_date,
  * and strata_model_merge / strata_model_update / strata_model_updateb (all or
  * nothing, NULL arguments, models of two schemas).
  *
- * Each test is a function; CHECK() records a failure with its line and goes
- * on. Usage: test_extensions [test-name...]   (no names: run all)
- * The last line is `N passed, N failed`, counting checks.
+ * Each test is a function; CHECK() (check.h) records a failure with its line
+ * and goes on. Usage: test_extensions [test-name...]   (no names: run all)
+ * The last line is `N tests, N failed; N checks, N failed`.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <strata.h>
+#include "check.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,100 +20,7 @@
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------ */
-/* Harness                                                                    */
-
-static int checks_passed;
-static int checks_failed;
-static const char *current_test = "";
-
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (cond) {                                                                      \
-            checks_passed++;                                                             \
-        } else {                                                                         \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] CHECK failed: %s\n", __FILE__, __LINE__,        \
-                    current_test, #cond);                                                \
-        }                                                                                \
-    } while (0)
-
-#define CHECK_STR(actual, expected)                                                      \
-    do {                                                                                 \
-        const char *a_ = (actual);                                                       \
-        const char *e_ = (expected);                                                     \
-        if (a_ != NULL && strcmp(a_, e_) == 0) {                                         \
-            checks_passed++;                                                             \
-        } else {                                                                         \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] %s is \"%s\", expected \"%s\"\n", __FILE__,     \
-                    __LINE__, current_test, #actual, a_ ? a_ : "(null)", e_);            \
-        }                                                                                \
-    } while (0)
-
-/* The substring `part` must occur in `text`. */
-#define CHECK_CONTAINS(text, part)                                                       \
-    do {                                                                                 \
-        const char *t_ = (text);                                                         \
-        const char *p_ = (part);                                                         \
-        if (t_ != NULL && strstr(t_, p_) != NULL) {                                      \
-            checks_passed++;                                                             \
-        } else {                                                                         \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] %s is \"%s\", which lacks \"%s\"\n", __FILE__,  \
-                    __LINE__, current_test, #text, t_ ? t_ : "(null)", p_);              \
-        }                                                                                \
-    } while (0)
-
-/* The last call failed with `expected_code` (and error.count matches strata_errors()). */
-#define CHECK_ERR(err, expected_code) check_err(__LINE__, &(err), (expected_code))
-
-/* A json_t equal to JSON text. */
-#define CHECK_JSON(value, text) check_json(__LINE__, #value, (value), (text))
-
-static char *dump(const json_t *json) {
-    if (json == NULL)
-        return strdup("(NULL)");
-    return json_dumps(json, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-}
-
-static void check_err(int line, const strata_error_t *err, strata_code_t expected) {
-    json_t *errors = strata_errors();
-    if (err->code == expected && errors != NULL && json_array_size(errors) == err->count &&
-        err->count > 0) {
-        checks_passed++;
-    } else {
-        char *d = dump(errors);
-        checks_failed++;
-        fprintf(stderr,
-                "%s:%d: [%s] error code %d (%s) count %zu, expected code %d; path \"%s\", "
-                "message \"%s\"; strata_errors() %s\n",
-                __FILE__, line, current_test, (int)err->code, err->code_name, err->count,
-                (int)expected, err->path, err->message, d);
-        free(d);
-    }
-    json_decref(errors);
-}
-
-static void check_json(int line, const char *what, const json_t *value, const char *text) {
-    json_error_t jerr;
-    json_t *expected = json_loads(text, JSON_DECODE_ANY, &jerr);
-    if (expected == NULL) {
-        checks_failed++;
-        fprintf(stderr, "%s:%d: [%s] bad expected JSON in the test: %s\n", __FILE__, line,
-                current_test, jerr.text);
-        return;
-    }
-    if (value != NULL && json_equal((json_t *)value, expected)) {
-        checks_passed++;
-    } else {
-        char *actual = dump(value);
-        checks_failed++;
-        fprintf(stderr, "%s:%d: [%s] %s is %s, expected %s\n", __FILE__, line, current_test,
-                what, actual, text);
-        free(actual);
-    }
-    json_decref(expected);
-}
+/* Helpers (the harness: check.h)                                            */
 
 static json_t *parse(const char *text) {
     json_error_t jerr;
@@ -165,7 +72,7 @@ static strata_schema_t *load_text(strata_schema_builder_t *builder, const char *
                                       : strata_schema_loadb(text, strlen(text), &err);
     if (schema == NULL) {
         json_t *errors = strata_errors();
-        char *d = dump(errors);
+        char *d = check_dump(errors);
         fprintf(stderr, "[%s] cannot load a test schema: %s\n", current_test, d);
         free(d);
         json_decref(errors);
@@ -370,7 +277,7 @@ static void test_builder_transformers(void) {
     /* a refusing transformer: a format error at the value's path, with its message */
     m = strata_mapb(schema, "M", TEXT("{\"code\": \"xyz\", \"n\": \"1\"}"), &err);
     CHECK(m == NULL);
-    CHECK_ERR(err, STRATA_ERROR_FORMAT);
+    CHECK_FAILED(err, STRATA_ERROR_FORMAT);
     {
         json_t *errors = strata_errors();
         size_t i;
@@ -402,7 +309,7 @@ static void test_builder_transformers(void) {
     err = fresh_error();
     m = strata_mapb(schema, "M", TEXT("{\"tags\": [\"a\"]}"), &err);
     CHECK(m == NULL);
-    CHECK_ERR(err, STRATA_ERROR_FORMAT);
+    CHECK_FAILED(err, STRATA_ERROR_FORMAT);
     CHECK_STR(err.path, "/tags");
     CHECK_CONTAINS(err.message, "csv expects a string");
 
@@ -410,7 +317,7 @@ static void test_builder_transformers(void) {
     err = fresh_error();
     m = strata_mapb(schema, "M", TEXT("{\"tags\": null}"), &err);
     CHECK(m == NULL);
-    CHECK_ERR(err, STRATA_ERROR_NULL);
+    CHECK_FAILED(err, STRATA_ERROR_NULL);
 
     /* a failing reverse: serialization fails with a format error naming the property */
     m = map_text(schema, "M", "{\"secret\": \"s\"}");
@@ -419,7 +326,7 @@ static void test_builder_transformers(void) {
     err = fresh_error();
     out = strata_model_to_json(m, &err);
     CHECK(out == NULL);
-    CHECK_ERR(err, STRATA_ERROR_FORMAT);
+    CHECK_FAILED(err, STRATA_ERROR_FORMAT);
     CHECK(strcmp(err.property, "secret") == 0 || strstr(err.message, "secret") != NULL);
     json_decref(out);
     /* the dictionary needs no reverse */
@@ -429,7 +336,7 @@ static void test_builder_transformers(void) {
     /* without the builder, the names are unknown: schema errors at each transform */
     err = fresh_error();
     CHECK(strata_schema_loadb(TRANSFORM_SCHEMA, strlen(TRANSFORM_SCHEMA), &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_SCHEMA);
+    CHECK_FAILED(err, STRATA_ERROR_SCHEMA);
     {
         json_t *errors = strata_errors();
         CHECK(json_array_size(errors) == 4);
@@ -490,13 +397,13 @@ static void test_builder_loads(void) {
     /* errors of the builder's loads */
     err = fresh_error();
     CHECK(strata_schema_builder_load_file(builder, "/nonexistent/strata/schema.json", &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_IO);
+    CHECK_FAILED(err, STRATA_ERROR_IO);
     err = fresh_error();
     CHECK(strata_schema_builder_loadb(builder, TEXT("{\"strata\": "), &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_SYNTAX);
+    CHECK_FAILED(err, STRATA_ERROR_SYNTAX);
     err = fresh_error();
     CHECK(strata_schema_builder_loadb(builder, TEXT("{\"strata\": 2}"), &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_SCHEMA);
+    CHECK_FAILED(err, STRATA_ERROR_SCHEMA);
 
     strata_schema_builder_free(builder);
     CHECK(csv.releases == 0); /* schemas still use it */
@@ -566,14 +473,14 @@ static void test_builder_refusals(void) {
         err = fresh_error();
         CHECK(strata_schema_builder_add_transformer(builder, builtins[i], pass_forward, NULL, &p,
                                                     release_payload, &err) == -1);
-        CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+        CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
         CHECK_CONTAINS(err.message, builtins[i]);
     }
     for (i = 0; i < sizeof policies / sizeof policies[0]; i++) {
         err = fresh_error();
         CHECK(strata_schema_builder_add_merger(builder, policies[i], sum_merge, &p, release_payload,
                                                &err) == -1);
-        CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+        CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     }
 
     /* a duplicate name is refused; the first registration stays */
@@ -582,12 +489,12 @@ static void test_builder_refusals(void) {
     err = fresh_error();
     CHECK(strata_schema_builder_add_transformer(builder, "dup", twice_forward, NULL, &p,
                                                 release_payload, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_schema_builder_add_merger(builder, "mdup", sum_merge, &q, NULL, &err) == 0);
     err = fresh_error();
     CHECK(strata_schema_builder_add_merger(builder, "mdup", veto_merge, &p, release_payload,
                                            &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     {
         strata_schema_t *schema = load_text(
             builder, "{\"strata\": 1, \"models\": {\"M\": {\"properties\": {\"t\": {\"type\": "
@@ -605,49 +512,49 @@ static void test_builder_refusals(void) {
     /* NULL arguments: argument errors, never crashes */
     err = fresh_error();
     CHECK(strata_schema_builder_add_transformer(NULL, "x", pass_forward, NULL, NULL, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_add_transformer(builder, NULL, pass_forward, NULL, NULL, NULL, &err) ==
           -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_add_transformer(builder, "", pass_forward, NULL, NULL, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_add_transformer(builder, "noforward", NULL, csv_reverse, NULL, NULL,
                                                 &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_schema_builder_add_transformer(NULL, NULL, NULL, NULL, NULL, NULL, NULL) == -1);
     err = fresh_error();
     CHECK(strata_schema_builder_add_merger(NULL, "x", sum_merge, NULL, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_add_merger(builder, NULL, sum_merge, NULL, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_add_merger(builder, "nomerge", NULL, NULL, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_schema_builder_add_merger(NULL, NULL, NULL, NULL, NULL, NULL) == -1);
 
     doc = parse("{\"strata\": 1, \"models\": {\"X\": {\"properties\": {}}}}");
     err = fresh_error();
     CHECK(strata_schema_builder_load(NULL, doc, &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_load(builder, NULL, &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_loadb(NULL, "{}", 2, &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_loadb(builder, NULL, 2, &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_load_file(NULL, "/tmp/x.json", &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_schema_builder_load_file(builder, NULL, &err) == NULL);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_schema_builder_load(NULL, NULL, NULL) == NULL);
     CHECK(strata_schema_builder_loadb(NULL, NULL, 0, NULL) == NULL);
     CHECK(strata_schema_builder_load_file(NULL, NULL, NULL) == NULL);
@@ -733,7 +640,7 @@ static void test_custom_mergers(void) {
     b = map_text(schema, "Acc", "{\"id\": 2, \"title\": \"new\", \"total\": 1, \"locked\": 3}");
     err = fresh_error();
     CHECK(strata_model_merge(a, b, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_VALIDATION);
+    CHECK_FAILED(err, STRATA_ERROR_VALIDATION);
     CHECK_STR(err.property, "locked");
     CHECK_STR(err.model, "Acc");
     CHECK_CONTAINS(err.message, "vetoed by the host");
@@ -756,7 +663,7 @@ static void test_custom_mergers(void) {
     /* the same through update: all or nothing */
     err = fresh_error();
     CHECK(strata_model_updateb(a, TEXT("{\"title\": \"t\", \"locked\": 1}"), &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_VALIDATION);
+    CHECK_FAILED(err, STRATA_ERROR_VALIDATION);
     after = strata_model_dictionary(a, NULL);
     CHECK(json_equal(before, after));
     json_decref(after);
@@ -830,24 +737,24 @@ static void test_get_date(void) {
     /* not a date property, no such property: -1, argument */
     err = fresh_error();
     CHECK(strata_model_get_date(m, "name", &seconds, &nanoseconds, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_get_date(m, "nope", &seconds, &nanoseconds, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
 
     /* NULL pointers */
     err = fresh_error();
     CHECK(strata_model_get_date(NULL, "at", &seconds, &nanoseconds, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_get_date(m, NULL, &seconds, &nanoseconds, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_get_date(m, "at", NULL, &nanoseconds, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_get_date(m, "at", &seconds, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_model_get_date(m, "at", NULL, NULL, NULL) == -1);
     CHECK(strata_model_get_date(NULL, NULL, NULL, NULL, NULL) == -1);
     CHECK(strata_model_get_date(m, "at", &seconds, &nanoseconds, NULL) == 1);
@@ -876,13 +783,11 @@ static const char *MERGE_SCHEMA =
 
 static void check_unchanged(int line, strata_model_t *model, const json_t *before) {
     json_t *after = strata_model_dictionary(model, NULL);
-    if (after != NULL && json_equal((json_t *)before, after)) {
-        checks_passed++;
-    } else {
-        char *a = dump(after), *b = dump(before);
-        checks_failed++;
-        fprintf(stderr, "%s:%d: [%s] the model changed: %s, was %s\n", __FILE__, line,
-                current_test, a, b);
+    checks_run++;
+    if (after == NULL || !json_equal((json_t *)before, after)) {
+        char *a = check_dump(after), *b = check_dump(before);
+        check_failure_at(__FILE__, line);
+        fprintf(stderr, "the model changed: %s, was %s\n", a, b);
         free(a);
         free(b);
     }
@@ -953,27 +858,27 @@ static void test_merge(void) {
     before = strata_model_dictionary(a, NULL);
     err = fresh_error();
     CHECK(strata_model_merge(a, user, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK_UNCHANGED(a, before);
     err = fresh_error();
     CHECK(strata_model_merge(user, a, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
 
     /* models of two schemas (two loads of one document): argument, unchanged */
     c = map_text(twin, "Issue", "{\"number\": 1, \"title\": \"twin\"}");
     err = fresh_error();
     CHECK(strata_model_merge(a, c, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK_UNCHANGED(a, before);
     strata_model_decref(c);
 
     /* NULL arguments */
     err = fresh_error();
     CHECK(strata_model_merge(NULL, b, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_merge(a, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK_UNCHANGED(a, before);
     CHECK(strata_model_merge(NULL, NULL, NULL) == -1);
     CHECK(strata_model_merge(a, NULL, NULL) == -1);
@@ -1032,7 +937,7 @@ static void test_update(void) {
     err = fresh_error();
     CHECK(strata_model_update(a, upd, &err) == -1);
     CHECK(err.count == 3);
-    CHECK_ERR(err, err.code);
+    CHECK_FAILED(err, err.code);
     errors = strata_errors();
     CHECK(json_array_size(errors) == 3);
     json_decref(errors);
@@ -1043,17 +948,17 @@ static void test_update(void) {
     /* updateb: malformed text is a syntax error; the model unchanged */
     err = fresh_error();
     CHECK(strata_model_updateb(a, TEXT("{\"title\": "), &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_SYNTAX);
+    CHECK_FAILED(err, STRATA_ERROR_SYNTAX);
     CHECK_UNCHANGED(a, before);
     err = fresh_error();
     CHECK(strata_model_updateb(a, TEXT("{\"score\": \"x\"}"), &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_TYPE);
+    CHECK_FAILED(err, STRATA_ERROR_TYPE);
     CHECK_STR(err.path, "/score");
     CHECK_UNCHANGED(a, before);
     /* not an object */
     err = fresh_error();
     CHECK(strata_model_updateb(a, TEXT("[1]"), &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_TYPE);
+    CHECK_FAILED(err, STRATA_ERROR_TYPE);
     CHECK_UNCHANGED(a, before);
     /* a replace-policy nested object would need to be complete; here merge: partial is fine */
     CHECK(strata_model_updateb(a, TEXT("{\"reviewer\": {\"login\": \"annie\"}}"), &err) == 0);
@@ -1062,16 +967,16 @@ static void test_update(void) {
     upd = parse("{\"title\": \"x\"}");
     err = fresh_error();
     CHECK(strata_model_update(NULL, upd, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_update(a, NULL, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_updateb(NULL, "{}", 2, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     err = fresh_error();
     CHECK(strata_model_updateb(a, NULL, 2, &err) == -1);
-    CHECK_ERR(err, STRATA_ERROR_ARGUMENT);
+    CHECK_FAILED(err, STRATA_ERROR_ARGUMENT);
     CHECK(strata_model_update(NULL, NULL, NULL) == -1);
     CHECK(strata_model_updateb(NULL, NULL, 0, NULL) == -1);
     CHECK(strata_model_update(a, upd, NULL) == 0);
@@ -1090,12 +995,7 @@ static void test_update(void) {
 
 /* ------------------------------------------------------------------------ */
 
-struct test {
-    const char *name;
-    void (*run)(void);
-};
-
-static const struct test tests[] = {
+static const struct check_test tests[] = {
     {"builder_transformers", test_builder_transformers},
     {"builder_loads", test_builder_loads},
     {"payload_release", test_payload_release},
@@ -1107,19 +1007,5 @@ static const struct test tests[] = {
 };
 
 int main(int argc, char **argv) {
-    size_t i;
-    for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        int before = checks_failed, selected = argc < 2, a;
-        for (a = 1; a < argc; a++)
-            if (strcmp(argv[a], tests[i].name) == 0)
-                selected = 1;
-        if (!selected)
-            continue;
-        current_test = tests[i].name;
-        tests[i].run();
-        printf("%s %s\n", checks_failed != before ? "FAIL" : "ok  ", tests[i].name);
-        fflush(stdout);
-    }
-    printf("%d passed, %d failed\n", checks_passed, checks_failed);
-    return checks_failed == 0 ? 0 : 1;
+    return check_run_tests(tests, sizeof tests / sizeof tests[0], argc, argv);
 }

@@ -44,6 +44,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "check.h"
 #include "graph_check.h"
 
 #include <sqlite3.h>
@@ -64,17 +65,6 @@ static const char schema_text[] =
     " \"name\": {\"type\": \"string\"}, \"posts\": {\"type\": \"[Post]\", \"inverse\": \"author\"}}},"
     "\"Post\": {\"primaryKey\": \"id\", \"properties\": {\"id\": {\"type\": \"int\"},"
     " \"body\": {\"type\": \"string\"}, \"author\": {\"type\": \"User\", \"inverse\": \"posts\"}}}}}";
-
-static int checks, failed;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            failed++;                                                                \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
 
 /* Posts `first` .. `first + count - 1`, by `users` users (ids from `user_base`). */
 static json_t *posts(int first, int count, int users, int user_base) {
@@ -310,7 +300,7 @@ static void run_child(const char *self, const char *path, int n, int text, struc
     run->wal_size = 0;
     run->wal_written = -1;
     if (pipe(out) != 0) {
-        failed++;
+        checks_failed++;
         return;
     }
     fflush(stdout);
@@ -358,7 +348,7 @@ static void run_child(const char *self, const char *path, int n, int text, struc
         if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
             fprintf(stderr, "the child ended with status %d%s\n", status,
                     WIFEXITED(status) && WEXITSTATUS(status) == 5 ? " (no SQLite system-call hooks)" : "");
-            failed++;
+            checks_failed++;
         }
     }
     close(out[0]);
@@ -476,6 +466,5 @@ int main(int argc, char **argv) {
     remove_files(path);
     rmdir(folder);
     strata_schema_decref(schema);
-    printf("%d checks, %d failed\n", checks, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

@@ -16,7 +16,8 @@
  *   cross-schema    models of two schemas (equal, schema ownership)
  *
  * Each scenario runs in a child process (fork), so a crash is reported as
- * that scenario's failure and the others still run. The last line is
+ * that scenario's failure and the others still run (CHECK, CHECK_CODE:
+ * check.h; a scenario fails if any of its checks does). The last line is
  * `N passed, N failed`; the exit status is 1 on any failure.
  *
  * jansson's own recursion (json_decref, json_dumps, json_deep_copy of a
@@ -32,8 +33,7 @@
  */
 #define _GNU_SOURCE
 
-#include <strata.h>
-
+#include "check.h"
 #include "chunk_source.h"
 
 #include <errno.h>
@@ -51,28 +51,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int checks_failed;
-static const char *current = "";
-
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] CHECK failed: %s\n", __FILE__, __LINE__,        \
-                    current, #cond);                                                     \
-        }                                                                                \
-    } while (0)
-
-#define CHECK_CODE(err, expected)                                                        \
-    do {                                                                                 \
-        if ((err).code != (expected)) {                                                  \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] error code %d (%s: %s), expected %d\n",         \
-                    __FILE__, __LINE__, current, (int)(err).code, (err).code_name,       \
-                    (err).message, (int)(expected));                                     \
-        }                                                                                \
-    } while (0)
 
 static void *xmalloc(size_t n) {
     void *p = malloc(n);
@@ -93,7 +71,7 @@ static strata_schema_t *load(const char *text) {
     strata_error_t err;
     strata_schema_t *schema = strata_schema_loadb(text, strlen(text), &err);
     if (schema == NULL)
-        fprintf(stderr, "[%s] cannot load schema: %s at %s: %s\n", current, err.code_name,
+        fprintf(stderr, "[%s] cannot load schema: %s at %s: %s\n", current_test, err.code_name,
                 err.path, err.message);
     return schema;
 }
@@ -375,7 +353,7 @@ static void refuse_deep(json_t *(*make)(void), const char *where, const char *pa
     CHECK(err.count == 1);
     if (strcmp(err.path, path) != 0) {
         checks_failed++;
-        fprintf(stderr, "[%s] depth error at '%s', expected '%s'\n", current, err.path, path);
+        fprintf(stderr, "[%s] depth error at '%s', expected '%s'\n", current_test, err.path, path);
     }
     check_errors(&err);
     json_decref(input);
@@ -1450,7 +1428,7 @@ static int run(const struct scenario *s, int isolate) {
     pid_t pid;
     int status = 0;
     double start = now();
-    current = s->name;
+    current_test = s->name;
     if (!isolate) {
         int before = checks_failed;
         s->run();

@@ -10,39 +10,16 @@
  * function the header declares is called here, so a new function cannot be
  * added without its NULL checks.
  *
- * The last line is `N checks, N failed`; exit status 1 on any failure.
+ * CHECK and CHECK_ARG: check.h. The last line is `N checks, N failed`; exit
+ * status 1 on any failure.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <strata.h>
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int checks, failed;
-
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            failed++;                                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);     \
-        }                                                                                \
-    } while (0)
-
-/* `call` fails with an "argument" error in `err`. */
-#define CHECK_ARG(call_ok)                                                               \
-    do {                                                                                 \
-        strata_error_t *e_ = &err;                                                       \
-        memset(e_, 0, sizeof *e_);                                                       \
-        checks++;                                                                        \
-        if (!(call_ok) || err.code != STRATA_ERROR_ARGUMENT || err.count != 1) {         \
-            failed++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: code %d (%s) count %zu\n", __FILE__, __LINE__,   \
-                    #call_ok, (int)err.code, err.message, err.count);                    \
-        }                                                                                \
-    } while (0)
 
 static const char *SCHEMA =
     "{\"strata\": 1, \"version\": 2, \"models\": {"
@@ -693,6 +670,5 @@ int main(void) {
     CHECK(released == 0); /* the builder still holds the payloads */
     strata_schema_builder_free(builder);
     CHECK(released == 2);
-    printf("%d checks, %d failed\n", checks, failed);
-    return failed == 0 ? 0 : 1;
+    return check_summary();
 }

@@ -14,49 +14,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <strata.h>
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int checks_run;
-static int checks_failed;
-static const char *current_test = "";
-
-#define CHECK(cond)                                                                      \
-    do {                                                                                 \
-        checks_run++;                                                                    \
-        if (!(cond)) {                                                                   \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] CHECK failed: %s\n", __FILE__, __LINE__,        \
-                    current_test, #cond);                                                \
-        }                                                                                \
-    } while (0)
-
-#define CHECK_STR(actual, expected)                                                      \
-    do {                                                                                 \
-        const char *a_ = (actual);                                                       \
-        const char *e_ = (expected);                                                     \
-        checks_run++;                                                                    \
-        if (a_ == NULL || strcmp(a_, e_) != 0) {                                         \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] %s is \"%s\", expected \"%s\"\n", __FILE__,     \
-                    __LINE__, current_test, #actual, a_ ? a_ : "(null)", e_);            \
-        }                                                                                \
-    } while (0)
-
-/* The error struct holds `code` and a path equal to `path`. */
-#define CHECK_ERROR(err, expected_code, expected_path)                                   \
-    do {                                                                                 \
-        checks_run++;                                                                    \
-        if ((err).code != (expected_code) || strcmp((err).path, (expected_path)) != 0) { \
-            checks_failed++;                                                             \
-            fprintf(stderr, "%s:%d: [%s] error %s at \"%s\" (%s), expected code %d at \"%s\"\n", \
-                    __FILE__, __LINE__, current_test, (err).code_name, (err).path,       \
-                    (err).message, (int)(expected_code), (expected_path));               \
-        }                                                                                \
-    } while (0)
 
 /* Parses JSON text of a test (a new reference). */
 static json_t *parse(const char *text) {
@@ -145,7 +107,7 @@ static void test_diff_and_patch(void) {
     /* b -> a removes body: not expressible as a merge patch. */
     merge = strata_model_diff_merge(b, a, &err);
     CHECK(merge == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "/body");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "/body");
     CHECK_STR(err.model, "Issue");
     CHECK_STR(err.property, "body");
     CHECK(err.count == 1);
@@ -191,7 +153,7 @@ static void test_patch_errors(void) {
                         " {\"op\": \"remove\", \"path\": \"/title\"}]");
     json_t *all;
     CHECK(strata_model_patch(a, ops, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "/1/path");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "/1/path");
     CHECK_STR(err.code_name, "argument");
     CHECK_STR(err.property, "title");
     json_decref(ops);
@@ -209,11 +171,11 @@ static void test_patch_errors(void) {
 
     ops = parse("{\"title\": null}");
     CHECK(strata_model_merge_patch(a, ops, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_NULL, "/title");
+    CHECK_CODE_AT(err, STRATA_ERROR_NULL, "/title");
     json_decref(ops);
     ops = parse("[]");
     CHECK(strata_model_merge_patch(a, ops, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     json_decref(ops);
 
     strata_model_decref(a);
@@ -230,39 +192,39 @@ static void test_null_and_mismatched_arguments(void) {
     strata_error_t err;
 
     CHECK(strata_model_diff(NULL, a, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_model_diff(a, NULL, NULL) == NULL);
     CHECK(strata_model_diff_merge(NULL, NULL, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_model_patch(NULL, ops, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_model_patch(a, NULL, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_model_merge_patch(a, NULL, &err) == NULL);
     CHECK(strata_model_merge_patch(NULL, ops, NULL) == NULL);
     CHECK(strata_model_archive(NULL, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_unarchive(NULL, ops, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_unarchive(schema, NULL, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_unarchiveb(schema, NULL, 3, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_unarchiveb(NULL, "{}", 2, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_unarchiveb(schema, "{", 1, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_SYNTAX, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_SYNTAX, "");
     CHECK(strata_schema_compare(NULL, schema, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_schema_compare(schema, NULL, NULL) == NULL);
 
     CHECK(strata_model_diff(a, user, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strata_model_diff(a, foreign, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
     CHECK(strstr(err.message, "different schemas") != NULL);
     CHECK(strata_model_diff_merge(foreign, a, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "");
 
     json_decref(ops);
     strata_model_decref(foreign);
@@ -313,7 +275,7 @@ static void test_archive_round_trip(void) {
 
     archive = parse("{\"strata-archive\": 1, \"version\": 9, \"model\": \"Issue\", \"values\": {}}");
     CHECK(strata_unarchive(schema, archive, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_ARGUMENT, "/version");
+    CHECK_CODE_AT(err, STRATA_ERROR_ARGUMENT, "/version");
     CHECK(strstr(err.message, "newer") != NULL);
     json_decref(archive);
 
@@ -354,7 +316,7 @@ static void test_migration_with_a_c_transformer(void) {
     CHECK(strata_schema_builder_add_transformer(builder, "mark", mark_migrated, NULL, NULL, NULL, &err) == 0);
     /* Without the builder the transformer is unknown: a schema error at the step. */
     CHECK(strata_schema_loadb(text, strlen(text), &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_SCHEMA, "/migrations/0/transform");
+    CHECK_CODE_AT(err, STRATA_ERROR_SCHEMA, "/migrations/0/transform");
     schema = strata_schema_builder_loadb(builder, text, strlen(text), &err);
     strata_schema_builder_free(builder);
     CHECK(schema != NULL);
@@ -374,7 +336,7 @@ static void test_migration_with_a_c_transformer(void) {
 
     archive = parse("{\"strata-archive\": 1, \"version\": 0, \"model\": \"Doc\", \"values\": {\"refuse\": 1}}");
     CHECK(strata_unarchive(schema, archive, &err) == NULL);
-    CHECK_ERROR(err, STRATA_ERROR_FORMAT, "/values");
+    CHECK_CODE_AT(err, STRATA_ERROR_FORMAT, "/values");
     CHECK(strstr(err.message, "this archive is refused") != NULL);
     json_decref(archive);
 
@@ -456,10 +418,7 @@ static void test_schema_tools(void) {
     strata_schema_decref(schema);
 }
 
-static const struct {
-    const char *name;
-    void (*run)(void);
-} tests[] = {
+static const struct check_test tests[] = {
     {"diff_and_patch", test_diff_and_patch},
     {"patch_errors", test_patch_errors},
     {"null_and_mismatched_arguments", test_null_and_mismatched_arguments},
@@ -470,27 +429,5 @@ static const struct {
 };
 
 int main(int argc, char **argv) {
-    size_t i;
-    int tests_failed = 0, tests_run = 0;
-    for (i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        int before = checks_failed, selected = argc < 2, a;
-        for (a = 1; a < argc; a++)
-            if (strcmp(argv[a], tests[i].name) == 0)
-                selected = 1;
-        if (!selected)
-            continue;
-        current_test = tests[i].name;
-        tests[i].run();
-        tests_run++;
-        if (checks_failed != before) {
-            tests_failed++;
-            printf("FAIL %s\n", tests[i].name);
-        } else {
-            printf("ok   %s\n", tests[i].name);
-        }
-        fflush(stdout);
-    }
-    printf("%d tests, %d failed; %d checks, %d failed\n", tests_run, tests_failed, checks_run,
-           checks_failed);
-    return checks_failed == 0 ? 0 : 1;
+    return check_run_tests(tests, sizeof tests / sizeof tests[0], argc, argv);
 }
