@@ -98,6 +98,18 @@ extension SchemaLoader {
     func refuse(_ loader: inout SchemaLoader, _ key: String, _ message: String) {
       if reports { loader.fail(path + [key], model: spec.declaredIn, property: spec.name, message) }
     }
+    if spec.relation != nil, json_object_get(body, "merge") != nil {
+      switch spec.merge {
+      case .keep, .custom, .max, .min:
+        // a graph links records: it cannot keep a link "where present" or
+        // hand records to a host merger, and an import would ignore it
+        refuse(
+          &self, "merge",
+          "merge policy '\(JValue.string(json_object_get(body, "merge")))' does not apply to a relationship "
+            + "('\(spec.name)' holds records of a graph): use replace (the default), or union or append for a list")
+      default: break
+      }
+    }
     if let orphans = json_object_get(body, "orphans") {
       let text = JValue.isString(orphans) ? JValue.string(orphans) : ""
       if text != "delete" && text != "keep" {
