@@ -84,7 +84,8 @@ typedef enum strata_code {
     STRATA_ERROR_DEPTH = 12,     /* "depth": input nested deeper than STRATA_MAX_DEPTH */
     STRATA_ERROR_ARGUMENT = 13,  /* "argument": a NULL or invalid argument, an unknown name */
     STRATA_ERROR_IO = 14,        /* "io": a file could not be read */
-    STRATA_ERROR_DENY = 15       /* "deny": a graph change refused by a relationship's deleteRule */
+    STRATA_ERROR_DENY = 15,      /* "deny": a graph change refused by a relationship's deleteRule */
+    STRATA_ERROR_OOM = 16        /* "oom": memory ran out (an allocation failed); nothing changed */
 } strata_code_t;
 
 /** How deep models, arrays and dictionaries may nest in mapped input. */

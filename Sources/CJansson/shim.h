@@ -7,4 +7,10 @@
    Swift Glibc module is not built with; the engine needs it to learn the
    calling thread's stack bounds (see Sources/Strata/Runtime/StackGuard.swift). */
 extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);
+
+/* The C API's own header, so that Sources/StrataC writes strata_error_t (and
+   reads the codes) through the types the header declares, never through a
+   second copy of their layout. The @_cdecl functions of StrataC shadow the
+   declarations imported from here inside that module. */
+#include "../../include/strata.h"
 #endif

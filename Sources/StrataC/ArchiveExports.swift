@@ -12,7 +12,7 @@ public func strata_model_archive(
       return nil
     }
     guard let archive = Archive.make(object) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     ErrorReporting.succeed(error)
@@ -70,7 +70,7 @@ public func strata_schema_compare(
       return nil
     }
     guard let changes = SchemaCompatibility(old: old, new: new).json() else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     ErrorReporting.succeed(error)

@@ -267,7 +267,7 @@ private func finishRecords(
     return nil
   case .success(let objects):
     guard let array = Handles.modelArray(objects) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     count.pointee = objects.count

@@ -19,46 +19,29 @@ private let recordedKey: pthread_key_t = {
   return key
 }()
 
-/// Field offsets of `strata_error_t` (include/strata.h) on LP64 targets.
-/// Tests/c checks them with offsetof().
-private enum ErrorLayout {
-  static let code = 0
-  static let count = 8
-  static let codeName = 16
-  static let codeNameLength = 16
-  static let path = 32
-  static let pathLength = 256
-  static let model = 288
-  static let property = 368
-  static let nameLength = 80
-  static let message = 448
-  static let messageLength = 256
-}
-
 /// Records the outcome of a call that takes a `strata_error_t *`.
 enum ErrorReporting {
   /// A successful call: clears the struct and the thread's error list.
   static func succeed(_ error: UnsafeMutableRawPointer?) {
     setList(nil)
     guard let error else { return }
-    error.initializeMemory(
-      as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+    error.assumingMemoryBound(to: strata_error_t.self).pointee = strata_error_t()
   }
 
   /// A failed call: fills the struct with the first error and keeps them all.
   static func fail(_ failure: StrataError, _ error: UnsafeMutableRawPointer?) {
     setList(list(failure))
     guard let error else { return }
-    error.initializeMemory(
-      as: UInt8.self, repeating: 0, count: ErrorLayout.message + ErrorLayout.messageLength)
+    let out = error.assumingMemoryBound(to: strata_error_t.self)
+    out.pointee = strata_error_t()
     guard let first = failure.errors.first else { return }
-    error.storeBytes(of: first.code.number, toByteOffset: ErrorLayout.code, as: Int32.self)
-    error.storeBytes(of: failure.errors.count, toByteOffset: ErrorLayout.count, as: Int.self)
-    copy(first.code.rawValue, to: error + ErrorLayout.codeName, capacity: ErrorLayout.codeNameLength)
-    copy(first.path, to: error + ErrorLayout.path, capacity: ErrorLayout.pathLength)
-    copy(first.model, to: error + ErrorLayout.model, capacity: ErrorLayout.nameLength)
-    copy(first.property, to: error + ErrorLayout.property, capacity: ErrorLayout.nameLength)
-    copy(first.message, to: error + ErrorLayout.message, capacity: ErrorLayout.messageLength)
+    out.pointee.code = strata_code_t(UInt32(bitPattern: first.code.number))
+    out.pointee.count = failure.errors.count
+    withUnsafeMutableBytes(of: &out.pointee.code_name) { copy(first.code.rawValue, to: $0) }
+    withUnsafeMutableBytes(of: &out.pointee.path) { copy(first.path, to: $0) }
+    withUnsafeMutableBytes(of: &out.pointee.model) { copy(first.model, to: $0) }
+    withUnsafeMutableBytes(of: &out.pointee.property) { copy(first.property, to: $0) }
+    withUnsafeMutableBytes(of: &out.pointee.message) { copy(first.message, to: $0) }
   }
 
   /// A failed call with a single error of the whole input.
@@ -128,17 +111,17 @@ enum ErrorReporting {
     if let string { _ = json_object_set_new(object, key, string) }
   }
 
-  /// Copies UTF-8 text into a fixed C buffer, cut at a character boundary, NUL-terminated.
-  private static func copy(_ text: String, to destination: UnsafeMutableRawPointer, capacity: Int) {
+  /// Copies UTF-8 text into a fixed C buffer (one of strata_error_t's
+  /// fields), cut at a character boundary, NUL-terminated.
+  private static func copy(_ text: String, to destination: UnsafeMutableRawBufferPointer) {
+    guard destination.count > 0 else { return }
     var bytes = Array(text.utf8)
-    if bytes.count > capacity - 1 {
-      var end = capacity - 1
+    if bytes.count > destination.count - 1 {
+      var end = destination.count - 1
       while end > 0 && (bytes[end] & 0xC0) == 0x80 { end -= 1 }
       bytes = Array(bytes[0..<end])
     }
-    bytes.withUnsafeBytes { raw in
-      if let base = raw.baseAddress { destination.copyMemory(from: base, byteCount: raw.count) }
-    }
-    destination.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
+    destination.copyBytes(from: bytes)
+    destination[bytes.count] = 0
   }
 }

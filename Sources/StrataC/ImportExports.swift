@@ -131,7 +131,7 @@ private func importInto(
     return nil
   case .success(let outcome):
     guard let array = Handles.modelArray(outcome.records) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     count.pointee = outcome.records.count

@@ -175,7 +175,7 @@ public func strata_lines_feed_array(
       stream.ended = true
     }
     guard let array = collected.handOver(count, badLines) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     ErrorReporting.succeed(error)

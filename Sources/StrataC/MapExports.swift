@@ -101,7 +101,7 @@ private func finishMany(
   case .success(let objects):
     let bytes = max(objects.count, 1) * MemoryLayout<OpaquePointer?>.stride
     guard let raw = malloc(bytes) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     let array = raw.bindMemory(to: OpaquePointer?.self, capacity: max(objects.count, 1))

@@ -91,7 +91,7 @@ private func handOver(
   }
   let capacity = max(objects.records.count, 1)
   guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else {
-    ErrorReporting.fail(.argument, "out of memory", error)
+    ErrorReporting.fail(.oom, "out of memory", error)
     return nil
   }
   let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)

@@ -17,7 +17,7 @@ public func strata_schema_codegen_python(
     }
     let text = schema.pythonModule(document: document.map { String(cString: $0) })
     guard let copy = strdup(text) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     ErrorReporting.succeed(error)
@@ -36,7 +36,7 @@ public func strata_schema_json_schema(
     guard let (schema, name) = Handles.schemaAndModel(schema, model, report) else { return nil }
     do throws(StrataError) {
       guard let out = try schema.jsonSchema(for: name, canonical: canonical != 0).makeJansson() else {
-        ErrorReporting.fail(.argument, "out of memory", report)
+        ErrorReporting.fail(.oom, "out of memory", report)
         return nil
       }
       ErrorReporting.succeed(report)
@@ -67,7 +67,7 @@ public func strata_schema_diagram(
       return nil
     }
     guard let text = strdup(schema.diagram(kind)) else {
-      ErrorReporting.fail(.argument, "out of memory", error)
+      ErrorReporting.fail(.oom, "out of memory", error)
       return nil
     }
     ErrorReporting.succeed(error)

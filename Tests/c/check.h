@@ -82,6 +82,7 @@ static inline const char *check_code_name(strata_code_t code) {
     case STRATA_ERROR_ARGUMENT: return "argument";
     case STRATA_ERROR_IO: return "io";
     case STRATA_ERROR_DENY: return "deny";
+    case STRATA_ERROR_OOM: return "oom";
     }
     return "?";
 }

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check.h"
+
 #ifndef STRATA_CONFORMANCE_DIR
 #define STRATA_CONFORMANCE_DIR "Tests/conformance"
 #endif
@@ -325,6 +327,24 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
     case_failed_already = 0;
     if (schema_name != NULL)
         case_schema_doc = schema_reference(schema_name);
+
+    /* The error codes: the header's numbers, each with its name. */
+    if (json_is_object(json_object_get(c, "errorCodes"))) {
+        const char *code_name;
+        json_t *number;
+        int seen = 0, code;
+        json_object_foreach((json_t *)json_object_get(c, "errorCodes"), code_name, number) {
+            seen++;
+            if (strcmp(check_code_name((strata_code_t)json_integer_value(number)), code_name) != 0)
+                fail(file, name, "code %s is %d in the case, %s in strata.h", code_name,
+                     (int)json_integer_value(number), check_code_name((strata_code_t)json_integer_value(number)));
+        }
+        for (code = 1; code <= STRATA_ERROR_OOM; code++)
+            seen -= strcmp(check_code_name((strata_code_t)code), "?") != 0;
+        if (seen != 0 || strcmp(check_code_name((strata_code_t)(STRATA_ERROR_OOM + 1)), "?") != 0)
+            fail(file, name, "the case and strata.h list different codes");
+        goto done;
+    }
 
     /* Graph cases load their own schema (with the case's key injectors). */
     if (json_object_get(c, "graph") != NULL) {

@@ -70,7 +70,7 @@ enum MergePatch {
       if let out { JValue.release(out) }
       return .failure(StrataError(differ.errors))
     }
-    guard let out else { return .failure(StrataError(code: .argument, message: "out of memory")) }
+    guard let out else { return .failure(StrataError(code: .oom, message: "out of memory")) }
     return .success(out)
   }
 

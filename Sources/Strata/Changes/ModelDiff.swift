@@ -140,7 +140,7 @@ package enum ModelDiff {
     }
   }
 
-  static let outOfMemory = StrataError(code: .argument, message: "out of memory")
+  static let outOfMemory = StrataError(code: .oom, message: "out of memory")
 }
 
 // MARK: the Swift API

@@ -31,6 +31,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   /// A delete or a dropped link refused by a relationship's `deleteRule`
   /// (`deny`, the default where the other side cannot be empty).
   case deny
+  /// Memory ran out: an allocation failed (nothing changed).
+  case oom
 
   /// The number of this code in the C API (`strata_code_t`).
   public var number: Int32 {
@@ -50,6 +52,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case .argument: return 13
     case .io: return 14
     case .deny: return 15
+    case .oom: return 16
     }
   }
 }

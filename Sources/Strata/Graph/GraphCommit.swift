@@ -52,7 +52,7 @@ enum GraphCommit {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
           guard let body = body(state) else {
-            throw StrataError(code: .io, message: "cannot write the record \(record.key) (out of memory)")
+            throw StrataError(code: .oom, message: "cannot write the record \(record.key): out of memory")
           }
           bodies.append(body)
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body))

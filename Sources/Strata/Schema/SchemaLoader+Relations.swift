@@ -106,7 +106,8 @@ extension SchemaLoader {
         refuse(
           &self, "merge",
           "merge policy '\(JValue.string(json_object_get(body, "merge")))' does not apply to a relationship "
-            + "('\(spec.name)' holds records of a graph): use replace (the default), or union or append for a list")
+            + "('\(spec.name)' holds records of a graph): use replace (the default), or union or append for a list"
+        )
       default: break
       }
     }

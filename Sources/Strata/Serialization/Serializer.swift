@@ -54,7 +54,7 @@ enum Serializer {
   static func serialize(_ object: ModelObject) -> Result<JPtr, StrataError> {
     var writer = Writer()
     guard let out = writer.serialize(object) else {
-      return .failure(StrataError(code: .argument, message: "out of memory"))
+      return .failure(StrataError(code: .oom, message: "out of memory"))
     }
     if !writer.errors.isEmpty {
       JValue.release(out)

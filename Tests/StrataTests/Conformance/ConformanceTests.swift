@@ -85,6 +85,12 @@ func compareErrors(_ expected: JSON, _ actual: [ErrorDetail]) -> String? {
 @Test("conformance", arguments: ConformanceCase.all())
 func conformance(_ testCase: ConformanceCase) throws {
   let body = testCase.body
+  if case .object(let codes)? = body["errorCodes"] {  // every code: its name and number
+    let known = Dictionary(
+      uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, JSON.int(Int64($0.number))) })
+    #expect(known == Dictionary(uniqueKeysWithValues: codes.map { ($0.key, $0.value) }), "error codes")
+    return
+  }
   if let expected = body["schemaErrors"] {
     do {
       _ = try Schema(testCase.schema)

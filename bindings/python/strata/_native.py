@@ -51,6 +51,7 @@ STRATA_ERROR_DEPTH = 12
 STRATA_ERROR_ARGUMENT = 13
 STRATA_ERROR_IO = 14
 STRATA_ERROR_DENY = 15
+STRATA_ERROR_OOM = 16
 
 CODE_NAMES: Dict[int, str] = {
     STRATA_OK: "ok",
@@ -69,6 +70,7 @@ CODE_NAMES: Dict[int, str] = {
     STRATA_ERROR_ARGUMENT: "argument",
     STRATA_ERROR_IO: "io",
     STRATA_ERROR_DENY: "deny",
+    STRATA_ERROR_OOM: "oom",
 }
 
 # strata_code_t is a C enum: an int-sized integer.

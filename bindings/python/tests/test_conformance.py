@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 import strata
-from strata import codegen
+from strata import _native, codegen
 from jsoncompare import errors_difference, json_difference
 from lines_conformance import LINES_RESULT_KEYS, run_lines_case
 from merge_conformance import run_merge_case
@@ -20,7 +20,7 @@ from response_conformance import RESPONSE_RESULT_KEYS, run_response_case
 from semantic_conformance import SEMANTIC_RESULT_KEYS, check_semantic_keys, run_semantic_case
 
 RESULT_KEYS = (
-    ("dictionary", "json", "errors", "schemaErrors", "python") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS + GRAPH_RESULT_KEYS
+    ("dictionary", "json", "errors", "schemaErrors", "python", "errorCodes") + SEMANTIC_RESULT_KEYS + RESPONSE_RESULT_KEYS + LINES_RESULT_KEYS + GRAPH_RESULT_KEYS
 )
 
 
@@ -105,6 +105,10 @@ def test_case(conformance_case: Tuple[Dict[str, Any], Dict[str, Any]]) -> None:
     group, case = conformance_case
     if not any(key in case for key in RESULT_KEYS):
         pytest.fail(f"the case expects none of {', '.join(RESULT_KEYS)}")
+    if "errorCodes" in case:  # every code: its name and number
+        known = {name: number for number, name in _native.CODE_NAMES.items() if number != _native.STRATA_OK}
+        assert known == case["errorCodes"]
+        return
 
     if "schemaErrors" in case:
         with pytest.raises(strata.SchemaError) as info:

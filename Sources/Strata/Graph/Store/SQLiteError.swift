@@ -5,7 +5,7 @@ import CSQLite
 /// Every failure of the store is one `StrataError` with one detail: code `io`
 /// when the file or the system failed (cannot open, read-only, disk full,
 /// corrupt or not a database, locked by another writer past the busy
-/// timeout, out of memory), code `argument` when the request was wrong (bad
+/// timeout), `oom` when SQLite ran out of memory, code `argument` when the request was wrong (bad
 /// SQL, a value too big, a misuse). The message names what was being done,
 /// the file, SQLite's own message and its result code.
 enum SQLiteError {
@@ -15,9 +15,11 @@ enum SQLiteError {
     case SQLITE_ERROR, SQLITE_MISUSE, SQLITE_RANGE, SQLITE_MISMATCH, SQLITE_CONSTRAINT, SQLITE_TOOBIG,
       SQLITE_SCHEMA, SQLITE_AUTH:
       return .argument
+    case SQLITE_NOMEM:
+      return .oom
     default:
       // SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY, SQLITE_FULL, SQLITE_CORRUPT,
-      // SQLITE_NOTADB, SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM,
+      // SQLITE_NOTADB, SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED,
       // SQLITE_PROTOCOL, SQLITE_NOLFS and anything newer: the file or the system.
       return .io
     }
