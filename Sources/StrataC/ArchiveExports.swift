@@ -34,7 +34,7 @@ public func strata_unarchive(
       ErrorReporting.fail(.argument, "the archive is NULL", error)
       return nil
     }
-    return finishModel(Archive.restore(schema, archive), error)
+    return Archive.restore(schema, archive).toC(error)
   }
 }
 
@@ -48,14 +48,10 @@ public func strata_unarchiveb(
       ErrorReporting.fail(.argument, "the schema is NULL", error)
       return nil
     }
-    switch parseBuffer(buffer, length) {
-    case .success(let archive):
+    return parseBuffer(buffer, length).flatMap { archive in
       defer { json_decref(archive) }
-      return finishModel(Archive.restore(schema, archive), error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+      return Archive.restore(schema, archive)
+    }.toC(error)
   }
 }
 

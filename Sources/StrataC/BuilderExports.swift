@@ -208,10 +208,9 @@ public func strata_schema_builder_load(
       return nil
     }
     let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-    return finishLoad(
-      Schema.load(
-        doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
-      error)
+    return Schema.load(
+      doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors
+    ).toC(error)
   }
 }
 
@@ -225,18 +224,12 @@ public func strata_schema_builder_loadb(
       ErrorReporting.fail(.argument, "the builder is NULL", error)
       return nil
     }
-    switch parseBuffer(buffer, length) {
-    case .success(let doc):
+    return parseBuffer(buffer, length).flatMap { doc in
       defer { json_decref(doc) }
       let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-      return finishLoad(
-        Schema.load(
-          doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
-        error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+      return Schema.load(
+        doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors)
+    }.toC(error)
   }
 }
 
@@ -254,17 +247,11 @@ public func strata_schema_builder_load_file(
       ErrorReporting.fail(.argument, "the path is NULL", error)
       return nil
     }
-    switch Schema.readFile(path) {
-    case .success(let doc):
+    return Schema.readFile(path).flatMap { doc in
       defer { json_decref(doc) }
       let source = Unmanaged<SchemaBuilder>.fromOpaque(UnsafeRawPointer(builder)).takeUnretainedValue()
-      return finishLoad(
-        Schema.load(
-          doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors),
-        error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+      return Schema.load(
+        doc, transformers: source.transformers, mergers: source.mergers, keyInjectors: source.keyInjectors)
+    }.toC(error)
   }
 }

@@ -19,15 +19,6 @@ extension Handles {
     return Unmanaged<GraphContext>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
   }
 
-  /// A malloc'd array of new model references (one NULL slot when empty), or nil.
-  static func modelArray(_ objects: [ModelObject]) -> UnsafeMutablePointer<OpaquePointer?>? {
-    let capacity = max(objects.count, 1)
-    guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else { return nil }
-    let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
-    for (position, object) in objects.enumerated() { (array + position).initialize(to: retained(object)) }
-    if objects.isEmpty { array.initialize(to: nil) }
-    return array
-  }
 }
 
 /// Opens a graph context on a schema: in memory (`path` NULL) or on an SQLite file.
@@ -86,13 +77,9 @@ public func strata_context_get(
       ErrorReporting.fail(.argument, "the context, the model name or the key is NULL", error)
       return nil
     }
-    switch engine.record(name, key: key) {
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    case .success(let object):
-      ErrorReporting.succeed(error)
-      return object.map { Handles.retained($0) }
+    // no record is a success: NULL with STRATA_OK
+    return engine.record(name, key: key).toC(error, failed: nil) { object in
+      .some(object.map { Handles.retained($0) })
     }
   }
 }
@@ -122,7 +109,7 @@ public func strata_context_all_flags(
       ErrorReporting.fail(.argument, "the context, the model name or the count pointer is NULL", error)
       return nil
     }
-    return finishRecords(engine.records(name, stubs: flags & skipStubs == 0), count, error)
+    return engine.records(name, stubs: flags & skipStubs == 0).toC(error, count: count)
   }
 }
 
@@ -145,14 +132,7 @@ public func strata_context_count_flags(
       ErrorReporting.fail(.argument, "the context or the model name is NULL", error)
       return -1
     }
-    switch engine.count(name, stubs: flags & skipStubs == 0) {
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return -1
-    case .success(let value):
-      ErrorReporting.succeed(error)
-      return Int64(value)
-    }
+    return engine.count(name, stubs: flags & skipStubs == 0).toC(error, failed: -1) { Int64($0) }
   }
 }
 
@@ -166,7 +146,7 @@ public func strata_context_delete(
       ErrorReporting.fail(.argument, "the context or the record is NULL", error)
       return -1
     }
-    return finishStatus(engine.delete(object), error)
+    return engine.delete(object).toC(error)
   }
 }
 
@@ -178,7 +158,7 @@ public func strata_context_check(_ context: OpaquePointer?, _ error: UnsafeMutab
       ErrorReporting.fail(.argument, "the context is NULL", error)
       return -1
     }
-    return finishStatus(engine.check(), error)
+    return engine.check().toC(error)
   }
 }
 
@@ -197,7 +177,7 @@ public func strata_context_related(
         .argument, "the context, the record, the property or the count pointer is NULL", error)
       return nil
     }
-    return finishRecords(engine.related(object, name).map { $0 ?? [] }, count, error)
+    return (engine.related(object, name).map { $0 ?? [] }).toC(error, count: count)
   }
 }
 
@@ -211,7 +191,7 @@ public func strata_context_dictionary(
       ErrorReporting.fail(.argument, "the context or the record is NULL", error)
       return nil
     }
-    return finishJSON(engine.nestedDictionary(object), error)
+    return engine.nestedDictionary(object).toC(error)
   }
 }
 
@@ -225,7 +205,7 @@ public func strata_context_dictionary_depth(
       ErrorReporting.fail(.argument, "the context or the record is NULL", error)
       return nil
     }
-    return finishJSON(engine.nestedDictionary(object, levels: levels < 0 ? nil : Int(levels)), error)
+    return engine.nestedDictionary(object, levels: levels < 0 ? nil : Int(levels)).toC(error)
   }
 }
 
@@ -246,7 +226,7 @@ public func strata_context_to_json(
       ErrorReporting.fail(.argument, "the context or the record is NULL", error)
       return nil
     }
-    return finishJSON(engine.nestedJSON(object), error)
+    return engine.nestedJSON(object).toC(error)
   }
 }
 
@@ -255,25 +235,6 @@ public func strata_context_to_json(
 public func strata_record_key(_ record: OpaquePointer?) -> UnsafeMutablePointer<json_t>? {
   guard let object = Handles.model(record) else { return nil }
   return object.recordKeyJSON
-}
-
-private func finishRecords(
-  _ result: Result<[ModelObject], StrataError>, _ count: UnsafeMutablePointer<Int>,
-  _ error: UnsafeMutableRawPointer?
-) -> UnsafeMutablePointer<OpaquePointer?>? {
-  switch result {
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  case .success(let objects):
-    guard let array = Handles.modelArray(objects) else {
-      ErrorReporting.fail(.oom, "out of memory", error)
-      return nil
-    }
-    count.pointee = objects.count
-    ErrorReporting.succeed(error)
-    return array
-  }
 }
 
 /// 1 when `property` of `model` is a to-one relationship, 2 to-many, 0 not one, -1 on error.
@@ -287,12 +248,5 @@ public func strata_schema_relationship(
     ErrorReporting.fail(.argument, "the property name is NULL", error)
     return -1
   }
-  switch schema.relationshipKind(name, property) {
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return -1
-  case .success(let kind):
-    ErrorReporting.succeed(error)
-    return Int32(kind)
-  }
+  return schema.relationshipKind(name, property).toC(error, failed: -1) { Int32($0) }
 }

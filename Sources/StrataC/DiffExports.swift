@@ -8,7 +8,7 @@ public func strata_model_diff(
 ) -> UnsafeMutablePointer<json_t>? {
   deepCall { () -> UnsafeMutablePointer<json_t>? in
     guard let (left, right) = pair(a, b, error) else { return nil }
-    return finishJSON(ModelDiff.jsonPatch(left, right), error)
+    return ModelDiff.jsonPatch(left, right).toC(error)
   }
 }
 
@@ -19,7 +19,7 @@ public func strata_model_diff_merge(
 ) -> UnsafeMutablePointer<json_t>? {
   deepCall { () -> UnsafeMutablePointer<json_t>? in
     guard let (left, right) = pair(a, b, error) else { return nil }
-    return finishJSON(ModelDiff.mergePatch(left, right), error)
+    return ModelDiff.mergePatch(left, right).toC(error)
   }
 }
 
@@ -30,7 +30,7 @@ public func strata_model_patch(
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
     guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
-    return finishModel(ModelDiff.patched(object, patch), error)
+    return ModelDiff.patched(object, patch).toC(error)
   }
 }
 
@@ -41,7 +41,7 @@ public func strata_model_merge_patch(
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
     guard let (object, patch) = patchArguments(model, patch, error) else { return nil }
-    return finishModel(ModelDiff.mergePatched(object, patch), error)
+    return ModelDiff.mergePatched(object, patch).toC(error)
   }
 }
 
@@ -67,44 +67,4 @@ private func patchArguments(
     return nil
   }
   return (object, patch)
-}
-
-/// Hands a JSON result to C: the value, or NULL with the errors.
-func finishJSON(
-  _ result: Result<UnsafeMutablePointer<json_t>, StrataError>, _ error: UnsafeMutableRawPointer?
-) -> UnsafeMutablePointer<json_t>? {
-  switch result {
-  case .success(let value):
-    ErrorReporting.succeed(error)
-    return value
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
-}
-
-/// Hands the outcome of a call that returns nothing to C: 0, or -1 with the errors.
-func finishStatus(_ result: Result<Void, StrataError>, _ error: UnsafeMutableRawPointer?) -> Int32 {
-  switch result {
-  case .success:
-    ErrorReporting.succeed(error)
-    return 0
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return -1
-  }
-}
-
-/// Hands a new model to C: a new reference, or NULL with the errors.
-func finishModel(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?)
-  -> OpaquePointer?
-{
-  switch result {
-  case .success(let object):
-    ErrorReporting.succeed(error)
-    return Handles.retained(object)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Strata
 
 /// C handles are retained Swift objects: `strata_schema_t *` is a `Schema`,
@@ -43,5 +44,15 @@ enum Handles {
       return nil
     }
     return (schema, name)
+  }
+
+  /// A malloc'd array of new model references (one NULL slot when empty), or nil.
+  static func modelArray(_ objects: [ModelObject]) -> UnsafeMutablePointer<OpaquePointer?>? {
+    let capacity = max(objects.count, 1)
+    guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else { return nil }
+    let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
+    for (position, object) in objects.enumerated() { (array + position).initialize(to: retained(object)) }
+    if objects.isEmpty { array.initialize(to: nil) }
+    return array
   }
 }

@@ -61,14 +61,8 @@ public func strata_context_import_responseb(
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
   deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
     let out = ImportOutputs(count: count, metadata: metadata, report: report)
-    switch checkedBuffer(buffer, length) {
-    case .success(let bytes):
-      return importInto(context, model, options, keep, payload, out, error) { engine, name, request in
-        engine.importBytes(name, bytes, request)
-      }
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
+    return importInto(context, model, options, keep, payload, out, error) { engine, name, request in
+      checkedBuffer(buffer, length).flatMap { engine.importBytes(name, $0, request) }
     }
   }
 }
@@ -118,26 +112,12 @@ private func importInto(
       return callback(handle, payloadBits.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }) != 0
     }
   }
-  let request: ImportRequest
-  switch ImportRequest.read(options, keep: keeper) {
-  case .success(let read): request = read
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
-  switch run(context, name, request) {
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  case .success(let outcome):
-    guard let array = Handles.modelArray(outcome.records) else {
-      ErrorReporting.fail(.oom, "out of memory", error)
-      return nil
-    }
+  let outcome = ImportRequest.read(options, keep: keeper).flatMap { run(context, name, $0) }
+  return outcome.toC(error, failed: nil) { outcome in
+    guard let array = Handles.modelArray(outcome.records) else { return nil }
     count.pointee = outcome.records.count
     out.report?.pointee = outcome.report()
     out.metadata?.pointee = outcome.metadata.map { Handles.retained($0) }
-    ErrorReporting.succeed(error)
     return array
   }
 }

@@ -41,14 +41,7 @@ public func strata_json_loadb(
   _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<json_t>? {
   deepCall { () -> UnsafeMutablePointer<json_t>? in
-    switch parseBuffer(buffer, length) {
-    case .success(let value):
-      ErrorReporting.succeed(error)
-      return value
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+    parseBuffer(buffer, length).toC(error)
   }
 }
 

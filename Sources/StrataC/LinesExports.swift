@@ -291,14 +291,10 @@ private func makeMapping(
     return nil
   }
   let limit = maxLineLength == 0 ? LineMapper.defaultMaxLineLength : maxLineLength
-  switch Result(catching: { () throws(StrataError) -> LineMapping in
+  let made = Result(catching: { () throws(StrataError) -> LineMapping in
     try LineMapping(schema: schema, model: name, limit: limit)
-  }) {
-  case .success(let mapping): return mapping
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
+  })
+  return made.toC(error, failed: nil) { $0 }
 }
 
 /// Reads with `read` (bytes read, 0 at the end, -1 on error) into a

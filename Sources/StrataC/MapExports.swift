@@ -14,7 +14,7 @@ public func strata_map(
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return nil
     }
-    return finishOne(schema.mapValue(name, json), error)
+    return schema.mapValue(name, json).toC(error)
   }
 }
 
@@ -26,13 +26,9 @@ public func strata_mapb(
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
     guard let (schema, name) = Handles.schemaAndModel(schema, model, error) else { return nil }
-    switch checkedBuffer(buffer, length) {
-    case .success(let bytes):
-      return finishOne(schema.mapBytes(name, bytes), error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+    return checkedBuffer(buffer, length).flatMap { bytes in
+      return schema.mapBytes(name, bytes)
+    }.toC(error)
   }
 }
 
@@ -53,7 +49,7 @@ public func strata_map_many(
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return nil
     }
-    return finishMany(schema.mapValues(name, json), count, error)
+    return schema.mapValues(name, json).toC(error, count: count)
   }
 }
 
@@ -70,49 +66,8 @@ public func strata_map_manyb(
       ErrorReporting.fail(.argument, "the count pointer is NULL", error)
       return nil
     }
-    switch checkedBuffer(buffer, length) {
-    case .success(let bytes):
-      return finishMany(schema.mapManyBytes(name, bytes), count, error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
-  }
-}
-
-private func finishOne(_ result: Result<ModelObject, StrataError>, _ error: UnsafeMutableRawPointer?)
-  -> OpaquePointer?
-{
-  switch result {
-  case .success(let object):
-    ErrorReporting.succeed(error)
-    return Handles.retained(object)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
-}
-
-private func finishMany(
-  _ result: Result<[ModelObject], StrataError>, _ count: UnsafeMutablePointer<Int>,
-  _ error: UnsafeMutableRawPointer?
-) -> UnsafeMutablePointer<OpaquePointer?>? {
-  switch result {
-  case .success(let objects):
-    let bytes = max(objects.count, 1) * MemoryLayout<OpaquePointer?>.stride
-    guard let raw = malloc(bytes) else {
-      ErrorReporting.fail(.oom, "out of memory", error)
-      return nil
-    }
-    let array = raw.bindMemory(to: OpaquePointer?.self, capacity: max(objects.count, 1))
-    for (position, object) in objects.enumerated() {
-      (array + position).initialize(to: Handles.retained(object))
-    }
-    count.pointee = objects.count
-    ErrorReporting.succeed(error)
-    return array
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+    return checkedBuffer(buffer, length).flatMap { bytes in
+      return schema.mapManyBytes(name, bytes)
+    }.toC(error, count: count)
   }
 }

@@ -15,7 +15,7 @@ public func strata_model_merge(
       ErrorReporting.fail(.argument, "the two models belong to different schemas", error)
       return -1
     }
-    return finishStatus(target.merge(source), error)
+    return target.merge(source).toC(error)
   }
 }
 
@@ -33,7 +33,7 @@ public func strata_model_update(
       ErrorReporting.fail(.argument, "the JSON input is NULL", error)
       return -1
     }
-    return finishStatus(target.update(json), error)
+    return target.update(json).toC(error)
   }
 }
 
@@ -47,13 +47,9 @@ public func strata_model_updateb(
       ErrorReporting.fail(.argument, "the model is NULL", error)
       return -1
     }
-    switch parseBuffer(buffer, length) {
-    case .success(let json):
+    return parseBuffer(buffer, length).flatMap { json in
       defer { json_decref(json) }
-      return finishStatus(target.update(json), error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return -1
-    }
+      return target.update(json)
+    }.toC(error)
   }
 }

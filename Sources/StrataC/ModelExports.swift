@@ -75,18 +75,11 @@ public func strata_model_get_date(
     ErrorReporting.fail(.argument, "the seconds or nanoseconds pointer is NULL", error)
     return -1
   }
-  switch object.dateValue(name) {
-  case .success(let value?):
+  return object.dateValue(name).toC(error, failed: -1) { value in
+    guard let value else { return 0 }
     seconds.pointee = value.seconds
     nanoseconds.pointee = value.nanoseconds
-    ErrorReporting.succeed(error)
     return 1
-  case .success(nil):
-    ErrorReporting.succeed(error)
-    return 0
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return -1
   }
 }
 
@@ -115,14 +108,7 @@ public func strata_model_to_json(
       ErrorReporting.fail(.argument, "the model is NULL", error)
       return nil
     }
-    switch object.serialized() {
-    case .success(let json):
-      ErrorReporting.succeed(error)
-      return json
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+    return object.serialized().toC(error)
   }
 }
 

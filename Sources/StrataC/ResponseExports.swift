@@ -32,20 +32,10 @@ public func strata_map_responseb(
     count?.pointee = 0
     metadata?.pointee = nil
     guard let (schema, name, count) = responseArguments(schema, model, count, error) else { return nil }
-    let bytes: UnsafeBufferPointer<UInt8>
-    switch checkedBuffer(buffer, length) {
-    case .success(let checked): bytes = checked
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
+    let mapped = checkedBuffer(buffer, length).flatMap { bytes in
+      ResponseRequest.read(options).flatMap { schema.mapResponseBytes(name, bytes, $0) }
     }
-    switch ResponseRequest.read(options) {
-    case .success(let request):
-      return handOver(schema.mapResponseBytes(name, bytes, request), count, metadata, error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+    return handOver(mapped, count, metadata, error)
   }
 }
 
@@ -66,14 +56,8 @@ private func mapResponse(
   _ options: UnsafeMutablePointer<json_t>?, _ count: UnsafeMutablePointer<Int>,
   _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
-  let request: ResponseRequest
-  switch ResponseRequest.read(options) {
-  case .success(let read): request = read
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
-  }
-  return handOver(schema.mapResponseValue(name, response, request), count, metadata, error)
+  let mapped = ResponseRequest.read(options).flatMap { schema.mapResponseValue(name, response, $0) }
+  return handOver(mapped, count, metadata, error)
 }
 
 /// The records of a mapped response as a new array, the metadata through
@@ -82,25 +66,10 @@ private func handOver(
   _ result: Result<ResponseObjects, StrataError>, _ count: UnsafeMutablePointer<Int>,
   _ metadata: UnsafeMutablePointer<OpaquePointer?>?, _ error: UnsafeMutableRawPointer?
 ) -> UnsafeMutablePointer<OpaquePointer?>? {
-  let objects: ResponseObjects
-  switch result {
-  case .success(let mapped): objects = mapped
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+  result.toC(error, failed: nil) { objects in
+    guard let array = Handles.modelArray(objects.records) else { return nil }
+    count.pointee = objects.records.count
+    if let metadata, let object = objects.metadata { metadata.pointee = Handles.retained(object) }
+    return array
   }
-  let capacity = max(objects.records.count, 1)
-  guard let raw = malloc(capacity * MemoryLayout<OpaquePointer?>.stride) else {
-    ErrorReporting.fail(.oom, "out of memory", error)
-    return nil
-  }
-  let array = raw.bindMemory(to: OpaquePointer?.self, capacity: capacity)
-  for (position, object) in objects.records.enumerated() {
-    (array + position).initialize(to: Handles.retained(object))
-  }
-  if objects.records.isEmpty { array.initialize(to: nil) }
-  count.pointee = objects.records.count
-  if let metadata, let object = objects.metadata { metadata.pointee = Handles.retained(object) }
-  ErrorReporting.succeed(error)
-  return array
 }

@@ -12,7 +12,7 @@ public func strata_schema_load(
       ErrorReporting.fail(.argument, "the schema document is NULL", error)
       return nil
     }
-    return finishLoad(Schema.load(doc), error)
+    return Schema.load(doc).toC(error)
   }
 }
 
@@ -22,14 +22,10 @@ public func strata_schema_loadb(
   _ buffer: UnsafePointer<CChar>?, _ length: Int, _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
-    switch parseBuffer(buffer, length) {
-    case .success(let doc):
+    return parseBuffer(buffer, length).flatMap { doc in
       defer { json_decref(doc) }
-      return finishLoad(Schema.load(doc), error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
+      return Schema.load(doc)
+    }.toC(error)
   }
 }
 
@@ -43,27 +39,10 @@ public func strata_schema_load_file(
       ErrorReporting.fail(.argument, "the path is NULL", error)
       return nil
     }
-    switch Schema.readFile(path) {
-    case .success(let doc):
+    return Schema.readFile(path).flatMap { doc in
       defer { json_decref(doc) }
-      return finishLoad(Schema.load(doc), error)
-    case .failure(let failure):
-      ErrorReporting.fail(failure, error)
-      return nil
-    }
-  }
-}
-
-func finishLoad(_ result: Result<Schema, StrataError>, _ error: UnsafeMutableRawPointer?)
-  -> OpaquePointer?
-{
-  switch result {
-  case .success(let schema):
-    ErrorReporting.succeed(error)
-    return Handles.retained(schema)
-  case .failure(let failure):
-    ErrorReporting.fail(failure, error)
-    return nil
+      return Schema.load(doc)
+    }.toC(error)
   }
 }
 
