@@ -11,7 +11,6 @@ results are ``c_char_p`` (ctypes copies them into ``bytes``).
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import re
 import sys
@@ -377,78 +376,3 @@ def text(raw: Optional[bytes]) -> str:
     if raw is None:
         return ""
     return raw.decode("utf-8", errors="replace")
-
-
-def take_json(handle: Optional[int]) -> Any:
-    """Converts a json_t * (a new reference) to Python data and releases it."""
-    if handle is None:
-        raise ValueError("strata: NULL json_t")
-    try:
-        return json.loads(dumps(handle))
-    finally:
-        lib.strata_json_decref(handle)
-
-
-def dumps(handle: int) -> str:
-    """Serializes a borrowed json_t * to JSON text (the char * is strata_free'd)."""
-    raw = lib.strata_json_dumps(handle)
-    if raw is None:
-        raise MemoryError("strata: strata_json_dumps() returned NULL")
-    try:
-        return text(ctypes.string_at(raw))
-    finally:
-        lib.strata_free(raw)
-
-
-def error_dict(err: strata_error_t) -> Dict[str, str]:
-    """The first error of a call as an error-list entry, from the struct."""
-    code = text(err.code_name) or CODE_NAMES.get(int(err.code), str(int(err.code)))
-    return {
-        "path": text(err.path),
-        "model": text(err.model),
-        "property": text(err.property),
-        "code": code,
-        "message": text(err.message),
-    }
-
-
-def last_errors(err: Optional[strata_error_t] = None) -> List[Dict[str, str]]:
-    """Every error of this thread's most recent failed call (strata_errors()).
-
-    Falls back to the first error in ``err`` if the library keeps no list.
-    """
-    handle = lib.strata_errors()
-    if handle is not None:
-        data = take_json(handle)
-        if isinstance(data, list) and data:
-            return [_normalize(entry) for entry in data]
-    if err is not None and int(err.code) != STRATA_OK:
-        return [error_dict(err)]
-    return []
-
-
-def _normalize(entry: Any) -> Dict[str, Any]:
-    """One entry of strata_errors() with exactly the five string fields, and
-    the integer ``line`` when the error belongs to a line of JSON lines."""
-    if not isinstance(entry, dict):
-        entry = {"message": str(entry)}
-    normal: Dict[str, Any] = {key: str(entry.get(key) or "") for key in ERROR_FIELDS}
-    line = entry.get("line")
-    if isinstance(line, int):
-        normal["line"] = line
-    return normal
-
-
-def take_errors(handle: int) -> List[List[Dict[str, Any]]]:
-    """The error arrays of a json_t array of them (a new reference, released)."""
-    data = take_json(handle)
-    return [[_normalize(entry) for entry in errors] for errors in data if isinstance(errors, list)]
-
-
-def errors_of(handle: int) -> List[Dict[str, Any]]:
-    """The entries of a borrowed json_t error array."""
-    data = json.loads(dumps(handle))
-    return [_normalize(entry) for entry in data] if isinstance(data, list) else []
-
-
-ERROR_FIELDS = ("path", "model", "property", "code", "message")
