@@ -20,9 +20,12 @@ checkout's ``build/`` folder.
 from __future__ import annotations
 
 from . import _native
-from ._core import JSONInput, Model, Response, Schema, compare
 from ._errors import LineError, MappingError, SchemaError, StrataError
 from ._graph import Context, ImportResult, Record
+from ._handles import JSONInput
+from ._model import Model
+from ._response import Response
+from ._schema import Schema, compare
 
 __all__ = [
     "Schema",

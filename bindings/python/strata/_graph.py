@@ -7,19 +7,19 @@ orphans and keeps the file; this module turns handles into Python objects.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 from ctypes import byref, c_size_t
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
-from . import _native
-from ._core import JSONInput, Model, _encode, _json_handle
 from ._errors import MappingError, StrataError
-from ._native import KEEP_FN, lib, strata_error_t
+from ._handles import JSONInput, adopt_array, adopt_response, encode, json_handle, last_errors, model_name, take_json
+from ._model import Model, adopt_model, model_adopter
+from ._native import KEEP_FN, STRATA_OK, json_p, lib, model_p, strata_error_t
+from ._response import response_options
 
-if TYPE_CHECKING:
-    from ._core import Schema
+if TYPE_CHECKING:  # for annotations only: _schema sits above this module
+    from ._schema import Schema
 
 __all__ = ["Context", "Record", "ImportResult"]
 
@@ -37,19 +37,10 @@ class Record(Model):
 
     _context: "Context"
 
-    @classmethod
-    def _wrap(cls, handle: int, context: "Context") -> "Record":
-        record = cls.__new__(cls)
-        record._handle = handle
-        record._schema = context.schema
-        record._name = None
-        record._context = context
-        return record
-
     @property
     def key(self) -> Any:
         """The record's key: its key property's value, a list for a composite key."""
-        return _native.take_json(lib.strata_record_key(self._handle))
+        return take_json(lib.strata_record_key(self._handle))
 
     @property
     def context(self) -> "Context":
@@ -100,8 +91,8 @@ class Record(Model):
                 self._context._live(), self._handle, min(depth, 1 << 30), byref(error)
             )
             if not handle:
-                raise MappingError(_native.last_errors(error), f"cannot write {self!r}")
-            limited: Dict[str, Any] = _native.take_json(handle)
+                raise MappingError(last_errors(error), f"cannot write {self!r}")
+            limited: Dict[str, Any] = take_json(handle)
             return limited
         result: Dict[str, Any] = self._context._call_json(lib.strata_context_dictionary, self)
         return result
@@ -115,7 +106,7 @@ class Record(Model):
         handle = lib.strata_model_copy(self._handle)
         if not handle:
             raise MemoryError("strata: cannot copy the record")
-        return Model._adopt(handle, self._schema)
+        return adopt_model(handle, self._schema)
 
     def __repr__(self) -> str:
         return f"<strata.Record {self.model} {self.key!r}>"
@@ -167,7 +158,7 @@ class Context:
         error = strata_error_t()
         handle = lib.strata_context_open(schema._handle, raw, byref(error))
         if not handle:
-            raise StrataError(_native.last_errors(error), f"cannot open a graph context on {self._path or 'memory'}")
+            raise StrataError(last_errors(error), f"cannot open a graph context on {self._path or 'memory'}")
         self._handle: Optional[int] = handle
 
     @property
@@ -239,19 +230,8 @@ class Context:
 
         Raises :class:`MappingError` with every error of the input (paths into
         ``data``); then nothing changed."""
-        name = self._schema._model_name(model)
-        options: Dict[str, Any] = {}
-        if root is not None:
-            if not isinstance(root, str):
-                raise TypeError(f"strata: root must be a str or None, not {type(root).__name__}")
-            options["root"] = root
-        if meta is not None:
-            if not isinstance(meta, Mapping):
-                raise TypeError(
-                    'strata: meta must be a mapping {"path": ..., "model": ...} or None, '
-                    f"not {type(meta).__name__}"
-                )
-            options["meta"] = dict(meta)
+        name = model_name(model)
+        options = response_options(root, meta)
         keep_fn: Optional[Callable[[Record], Any]] = None
         if delete_orphans is not None:
             if not isinstance(delete_orphans, Mapping):
@@ -275,18 +255,19 @@ class Context:
                 return 0
             try:
                 lib.strata_model_incref(handle)
-                return 1 if keep_fn(Record._wrap(handle, self)) else 0
+                return 1 if keep_fn(adopt(handle)) else 0
             except BaseException as exc:  # re-raised after the import; the record is kept
                 failures.append(exc)
                 return 1
 
+        adopt = _record_adopter(self)
         callback = KEEP_FN(keep) if keep_fn is not None else KEEP_FN()
-        buffer = _encode(data)
-        options_handle = _json_handle(options, f"cannot import {model!r}") if options else None
+        buffer = encode(data)
+        options_handle = json_handle(options, f"cannot import {model!r}") if options else None
         error = strata_error_t()
         count = c_size_t(0)
-        report = _native.json_p()
-        metadata = _native.model_p()
+        report = json_p()
+        metadata = model_p()
         try:
             array = lib.strata_context_import_responseb(
                 self._live(), name, buffer, len(buffer), options_handle, callback, None, byref(count),
@@ -296,11 +277,18 @@ class Context:
             if options_handle is not None:
                 lib.strata_json_decref(options_handle)
         if not array:
-            raise MappingError(_native.last_errors(error), f"cannot import {model!r}")
-        meta_model = Model._adopt(metadata.value, self._schema) if metadata.value else None
-        result = ImportResult(self._adopt_all(array, count.value))
+            raise MappingError(last_errors(error), f"cannot import {model!r}")
+        try:
+            records, meta_model = adopt_response(
+                array, count.value, adopt, metadata.value, model_adopter(self._schema)
+            )
+        except BaseException:
+            if report.value:
+                lib.strata_json_decref(report.value)
+            raise
+        result = ImportResult(records)
         result.metadata = meta_model
-        counts = _native.take_json(report.value) if report.value else {}
+        counts = take_json(report.value) if report.value else {}
         result.created = counts.get("created", {})
         result.updated = counts.get("updated", {})
         result.unchanged = counts.get("unchanged", {})
@@ -310,20 +298,13 @@ class Context:
             raise failures[0]
         return result
 
-    def _adopt_all(self, array: Any, count: int) -> List[Record]:
-        try:
-            handles = array[:count]
-            return [Record._wrap(handle, self) for handle in handles]
-        finally:
-            lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
-
     # -- reading
 
     def get(self, model: str, key: Any) -> Optional[Record]:
         """The record of ``model`` under ``key`` (a list for a composite key; a
         Record or its key for a relationship key), or None. A key of the wrong
         type raises :class:`MappingError` (code ``type``)."""
-        name = self._schema._model_name(model)
+        name = model_name(model)
         if isinstance(key, Record):
             key = key.key
         for part in key if isinstance(key, list) else [key]:
@@ -334,38 +315,38 @@ class Context:
                     f"cannot get {model!r}",
                 )
         # a str key is a JSON string, not JSON text
-        key_handle = _json_handle(json.dumps(key), f"cannot get {model!r}")
+        key_handle = json_handle(json.dumps(key), f"cannot get {model!r}")
         error = strata_error_t()
         try:
             handle = lib.strata_context_get(self._live(), name, key_handle, byref(error))
         finally:
             lib.strata_json_decref(key_handle)
         if not handle:
-            if int(error.code) != _native.STRATA_OK:
-                raise MappingError(_native.last_errors(error), f"cannot get {model!r}")
+            if int(error.code) != STRATA_OK:
+                raise MappingError(last_errors(error), f"cannot get {model!r}")
             return None
-        return Record._wrap(handle, self)
+        return _record_adopter(self)(handle)
 
     def all(self, model: str, *, stubs: bool = True) -> List[Record]:
         """Every record of ``model`` (and its subtypes), in key order;
         ``stubs=False`` leaves out the records known by their key only
         (:attr:`Record.is_stub`)."""
-        name = self._schema._model_name(model)
+        name = model_name(model)
         error = strata_error_t()
         count = c_size_t(0)
         array = lib.strata_context_all_flags(self._live(), name, 0 if stubs else 1, byref(count), byref(error))
         if not array:
-            raise MappingError(_native.last_errors(error), f"cannot list {model!r}")
-        return self._adopt_all(array, count.value)
+            raise MappingError(last_errors(error), f"cannot list {model!r}")
+        return adopt_array(array, count.value, _record_adopter(self))
 
     def count(self, model: str, *, stubs: bool = True) -> int:
         """The number of records of ``model`` (and its subtypes);
         ``stubs=False`` does not count the records known by their key only."""
-        name = self._schema._model_name(model)
+        name = model_name(model)
         error = strata_error_t()
         value = int(lib.strata_context_count_flags(self._live(), name, 0 if stubs else 1, byref(error)))
         if value < 0:
-            raise MappingError(_native.last_errors(error), f"cannot count {model!r}")
+            raise MappingError(last_errors(error), f"cannot count {model!r}")
         return value
 
     def delete(self, record: Record) -> None:
@@ -375,7 +356,7 @@ class Context:
             raise TypeError(f"strata: delete() takes a Record, not {type(record).__name__}")
         error = strata_error_t()
         if lib.strata_context_delete(self._live(), record._handle, byref(error)) != 0:
-            raise MappingError(_native.last_errors(error), f"cannot delete {record!r}")
+            raise MappingError(last_errors(error), f"cannot delete {record!r}")
 
     def check(self) -> None:
         """Checks the graph's invariants (docs/graph.md, "Checking a graph"):
@@ -384,7 +365,7 @@ class Context:
         :class:`StrataError` (code ``io``) listing what is broken."""
         error = strata_error_t()
         if lib.strata_context_check(self._live(), byref(error)) != 0:
-            raise StrataError(_native.last_errors(error), "the graph's invariants are broken")
+            raise StrataError(last_errors(error), "the graph's invariants are broken")
 
     def __iter__(self) -> Iterator[str]:
         """The names of the schema's models."""
@@ -407,12 +388,29 @@ class Context:
         count = c_size_t(0)
         array = lib.strata_context_related(self._live(), record._handle, prop.encode("utf-8"), byref(count), byref(error))
         if not array:
-            raise MappingError(_native.last_errors(error), f"cannot follow {prop!r} of {record!r}")
-        return self._adopt_all(array, count.value)
+            raise MappingError(last_errors(error), f"cannot follow {prop!r} of {record!r}")
+        return adopt_array(array, count.value, _record_adopter(self))
 
     def _call_json(self, function: Any, record: Record) -> Any:
         error = strata_error_t()
         handle = function(self._live(), record._handle, byref(error))
         if not handle:
-            raise MappingError(_native.last_errors(error), f"cannot write {record!r}")
-        return _native.take_json(handle)
+            raise MappingError(last_errors(error), f"cannot write {record!r}")
+        return take_json(handle)
+
+
+def _record_adopter(context: Context) -> Callable[[int], Record]:
+    """The function that wraps a new record reference of ``context`` in a
+    :class:`Record`, which then owns it (as ``model_adopter`` does a Model)."""
+    make = object.__new__
+    schema = context.schema
+
+    def adopt(handle: int) -> Record:
+        record: Record = make(Record)
+        record._schema = schema
+        record._name = None
+        record._context = context
+        record._handle = handle  # last: the wrapper owns the handle once made
+        return record
+
+    return adopt

@@ -1,16 +1,16 @@
 """ctypes declarations of libstrata (include/strata.h). Private.
 
-Every function of the header is declared here with its argtypes and restype.
-Handles (``strata_schema_t *``, ``strata_model_t *``) and ``json_t *`` are
-``c_void_p``; strings the caller must free are ``c_void_p`` too, so that they
-can be read and then handed back to ``strata_free``. Borrowed ``const char *``
+Every function of the header is declared here, in one table
+(:data:`FUNCTIONS`: name, restype, argtypes). Handles (``strata_schema_t *``,
+``strata_model_t *``) and ``json_t *`` are ``c_void_p``; strings the caller
+must free are ``c_void_p`` too, so that they can be read and then handed back
+to ``strata_free``. Borrowed ``const char *``
 results are ``c_char_p`` (ctypes copies them into ``bytes``).
 """
 
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import re
 import sys
@@ -20,13 +20,16 @@ from ctypes import (
     c_char,
     c_char_p,
     c_int,
+    c_int32,
     c_int64,
+    c_longlong,
     c_size_t,
+    c_uint,
     c_uint64,
     c_void_p,
 )
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 # Sizes of the text fields of strata_error_t (strata.h).
 STRATA_ERROR_PATH_LENGTH = 256
@@ -184,290 +187,176 @@ MERGE_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_
 #: strata_release_fn: void (*)(void *payload)
 RELEASE_FN = ctypes.CFUNCTYPE(None, c_void_p)
 #: strata_line_model_fn: int (*)(strata_model_t *model, size_t line, void *data)
-LINE_MODEL_FN = ctypes.CFUNCTYPE(ctypes.c_int, c_void_p, c_size_t, c_void_p)
+LINE_MODEL_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 #: strata_line_error_fn: int (*)(const json_t *errors, size_t line, void *data)
-LINE_ERROR_FN = ctypes.CFUNCTYPE(ctypes.c_int, c_void_p, c_size_t, c_void_p)
+LINE_ERROR_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_size_t, c_void_p)
 #: strata_read_fn: size_t (*)(void *buffer, size_t size, void *data)
 READ_FN = ctypes.CFUNCTYPE(c_size_t, c_void_p, c_size_t, c_void_p)
-
-
-def _declare(lib: ctypes.CDLL, path: Path) -> None:
-    """Declares argtypes and restype of every function of strata.h."""
-
-    def fn(name: str, restype: Any, *argtypes: Any) -> None:
-        try:
-            func = getattr(lib, name)
-        except AttributeError as exc:
-            raise ImportError(
-                f"strata: {path} does not export {name}(); "
-                f"is it an older or incomplete build of libstrata?"
-            ) from exc
-        func.restype = restype
-        func.argtypes = list(argtypes)
-
-    # Library
-    fn("strata_version", c_char_p)
-    fn("strata_errors", json_p)
-    fn("strata_json_decref", None, json_p)
-    fn("strata_json_dumps", c_void_p, json_p)  # char *, freed with strata_free
-    fn("strata_json_loadb", json_p, c_char_p, c_size_t, error_p)
-    fn("strata_free", None, c_void_p)
-
-    # Schemas
-    fn("strata_schema_load", schema_p, json_p, error_p)
-    fn("strata_schema_loadb", schema_p, c_char_p, c_size_t, error_p)
-    fn("strata_schema_load_file", schema_p, c_char_p, error_p)
-    fn("strata_schema_incref", schema_p, schema_p)
-    fn("strata_schema_decref", None, schema_p)
-    fn("strata_schema_version", c_int64, schema_p)
-    fn("strata_schema_model_count", c_size_t, schema_p)
-    fn("strata_schema_model_name", c_char_p, schema_p, c_size_t)
-
-    # Custom transformers and the schema builder
-    fn("strata_schema_builder_new", c_void_p)
-    fn("strata_schema_builder_free", None, c_void_p)
-    fn(
-        "strata_schema_builder_add_transformer",
-        ctypes.c_int,
-        c_void_p,
-        c_char_p,
-        TRANSFORM_FN,
-        TRANSFORM_FN,
-        c_void_p,
-        RELEASE_FN,
-        error_p,
-    )
-    fn("strata_schema_builder_load", schema_p, c_void_p, json_p, error_p)
-    fn("strata_schema_builder_loadb", schema_p, c_void_p, c_char_p, c_size_t, error_p)
-    fn("strata_schema_builder_load_file", schema_p, c_void_p, c_char_p, error_p)
-    fn(
-        "strata_schema_builder_add_merger",
-        ctypes.c_int,
-        c_void_p,
-        c_char_p,
-        MERGE_FN,
-        c_void_p,
-        RELEASE_FN,
-        error_p,
-    )
-
-    # Mapping
-    fn("strata_map", model_p, schema_p, c_char_p, json_p, error_p)
-    fn("strata_mapb", model_p, schema_p, c_char_p, c_char_p, c_size_t, error_p)
-    fn(
-        "strata_map_many",
-        POINTER(model_p),
-        schema_p,
-        c_char_p,
-        json_p,
-        POINTER(c_size_t),
-        error_p,
-    )
-    fn(
-        "strata_map_manyb",
-        POINTER(model_p),
-        schema_p,
-        c_char_p,
-        c_char_p,
-        c_size_t,
-        POINTER(c_size_t),
-        error_p,
-    )
-
-    # Responses
-    fn(
-        "strata_map_response",
-        POINTER(model_p),
-        schema_p,
-        c_char_p,
-        json_p,
-        json_p,
-        POINTER(c_size_t),
-        POINTER(model_p),
-        error_p,
-    )
-    fn(
-        "strata_map_responseb",
-        POINTER(model_p),
-        schema_p,
-        c_char_p,
-        c_char_p,
-        c_size_t,
-        json_p,
-        POINTER(c_size_t),
-        POINTER(model_p),
-        error_p,
-    )
-
-    # JSON lines (strata_map_lines and strata_map_lines_file take a C reader
-    # or FILE *; the binding feeds the push-style mapper instead)
-    fn("strata_lines_new", c_void_p, schema_p, c_char_p, c_size_t, error_p)
-    fn("strata_lines_free", None, c_void_p)
-    fn(
-        "strata_lines_feed",
-        c_int64,
-        c_void_p,
-        c_char_p,
-        c_size_t,
-        LINE_MODEL_FN,
-        LINE_ERROR_FN,
-        c_void_p,
-        error_p,
-    )
-    fn("strata_lines_finish", c_int64, c_void_p, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p)
-    fn(
-        "strata_lines_feed_array",
-        POINTER(model_p),
-        c_void_p,
-        c_char_p,
-        c_size_t,
-        c_int,
-        POINTER(c_size_t),
-        POINTER(json_p),
-        error_p,
-    )
-    fn(
-        "strata_map_lines",
-        c_int64,
-        schema_p,
-        c_char_p,
-        READ_FN,
-        c_void_p,
-        c_size_t,
-        LINE_MODEL_FN,
-        LINE_ERROR_FN,
-        c_void_p,
-        error_p,
-    )
-    fn(
-        "strata_map_lines_file",
-        c_int64,
-        schema_p,
-        c_char_p,
-        c_void_p,  # FILE *
-        c_size_t,
-        LINE_MODEL_FN,
-        LINE_ERROR_FN,
-        c_void_p,
-        error_p,
-    )
-
-    # Models
-    fn("strata_model_incref", model_p, model_p)
-    fn("strata_model_decref", None, model_p)
-    fn("strata_model_name", c_char_p, model_p)
-    fn("strata_model_schema", schema_p, model_p)
-    fn("strata_model_has", c_int, model_p, c_char_p, error_p)
-    fn("strata_model_get", json_p, model_p, c_char_p, error_p)
-    fn(
-        "strata_model_get_date",
-        ctypes.c_int,
-        model_p,
-        c_char_p,
-        POINTER(c_int64),
-        POINTER(ctypes.c_int32),
-        error_p,
-    )
-    fn("strata_model_dictionary", json_p, model_p, error_p)
-    fn("strata_model_to_json", json_p, model_p, error_p)
-    fn("strata_model_equal", c_int, model_p, model_p)
-    fn("strata_model_hash", c_uint64, model_p)
-    fn("strata_model_copy", model_p, model_p)
-
-    # Merge and update
-    fn("strata_model_merge", ctypes.c_int, model_p, model_p, error_p)
-    fn("strata_model_update", ctypes.c_int, model_p, json_p, error_p)
-    fn("strata_model_updateb", ctypes.c_int, model_p, c_char_p, c_size_t, error_p)
-
-
-def _declare_diff_and_archives(lib: ctypes.CDLL, path: Path) -> None:
-    """Declares the functions of the header's "Diff and patch" and "Archives
-    and versions" sections."""
-    table = (
-        ("strata_model_diff", json_p, (model_p, model_p, error_p)),
-        ("strata_model_diff_merge", json_p, (model_p, model_p, error_p)),
-        ("strata_model_patch", model_p, (model_p, json_p, error_p)),
-        ("strata_model_merge_patch", model_p, (model_p, json_p, error_p)),
-        ("strata_model_archive", json_p, (model_p, error_p)),
-        ("strata_unarchive", model_p, (schema_p, json_p, error_p)),
-        ("strata_unarchiveb", model_p, (schema_p, c_char_p, c_size_t, error_p)),
-        ("strata_schema_compare", json_p, (schema_p, schema_p, error_p)),
-        ("strata_schema_json_schema", json_p, (schema_p, c_char_p, c_int, error_p)),
-        ("strata_schema_diagram", ctypes.c_void_p, (schema_p, c_char_p, error_p)),
-        ("strata_schema_codegen_python", ctypes.c_void_p, (schema_p, c_char_p, error_p)),
-    )
-    for name, restype, argtypes in table:
-        try:
-            func = getattr(lib, name)
-        except AttributeError as exc:
-            raise ImportError(
-                f"strata: {path} does not export {name}(); "
-                f"is it an older or incomplete build of libstrata?"
-            ) from exc
-        func.restype = restype
-        func.argtypes = list(argtypes)
-
-
 #: strata_keep_fn: int (*)(strata_model_t *record, void *payload)
 KEEP_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p)
-
 #: strata_key_fn: json_t *(*)(json_t *value, json_t *parent, void *payload, char *message, size_t size)
 KEY_FN = ctypes.CFUNCTYPE(c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t)
 
+# More pointer types of the table: a builder, a JSON lines mapper, a graph
+# context, an array of models and the caller's size_t.
+builder_p = c_void_p
+lines_p = c_void_p
+context_p = c_void_p
+models_p = POINTER(model_p)
+size_p = POINTER(c_size_t)
 
-def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
-    """Declares the functions of the "Graph contexts" section of strata.h."""
-    context_p = c_void_p
-    records_p = POINTER(model_p)
-    table = (
-        ("strata_context_open", context_p, (schema_p, c_char_p, error_p)),
-        ("strata_context_incref", context_p, (context_p,)),
-        ("strata_context_decref", None, (context_p,)),
-        ("strata_context_close", None, (context_p,)),
+#: Every function of strata.h, grouped by the header's sections: (name, restype, argtypes).
+FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
+    # Library
+    ("strata_version", c_char_p, ()),
+    ("strata_errors", json_p, ()),
+    ("strata_json_decref", None, (json_p,)),
+    ("strata_json_dumps", c_void_p, (json_p,)),  # char *, freed with strata_free
+    ("strata_json_loadb", json_p, (c_char_p, c_size_t, error_p)),
+    ("strata_free", None, (c_void_p,)),
+    # Schemas
+    ("strata_schema_load", schema_p, (json_p, error_p)),
+    ("strata_schema_loadb", schema_p, (c_char_p, c_size_t, error_p)),
+    ("strata_schema_load_file", schema_p, (c_char_p, error_p)),
+    ("strata_schema_incref", schema_p, (schema_p,)),
+    ("strata_schema_decref", None, (schema_p,)),
+    ("strata_schema_version", c_int64, (schema_p,)),
+    ("strata_schema_model_count", c_size_t, (schema_p,)),
+    ("strata_schema_model_name", c_char_p, (schema_p, c_size_t)),
+    # Custom transformers and the schema builder
+    ("strata_schema_builder_new", builder_p, ()),
+    ("strata_schema_builder_free", None, (builder_p,)),
+    (
+        "strata_schema_builder_add_transformer",
+        c_int,
+        (builder_p, c_char_p, TRANSFORM_FN, TRANSFORM_FN, c_void_p, RELEASE_FN, error_p),
+    ),
+    ("strata_schema_builder_load", schema_p, (builder_p, json_p, error_p)),
+    ("strata_schema_builder_loadb", schema_p, (builder_p, c_char_p, c_size_t, error_p)),
+    ("strata_schema_builder_load_file", schema_p, (builder_p, c_char_p, error_p)),
+    ("strata_schema_builder_add_merger", c_int, (builder_p, c_char_p, MERGE_FN, c_void_p, RELEASE_FN, error_p)),
+    # Mapping
+    ("strata_map", model_p, (schema_p, c_char_p, json_p, error_p)),
+    ("strata_mapb", model_p, (schema_p, c_char_p, c_char_p, c_size_t, error_p)),
+    ("strata_map_many", models_p, (schema_p, c_char_p, json_p, size_p, error_p)),
+    ("strata_map_manyb", models_p, (schema_p, c_char_p, c_char_p, c_size_t, size_p, error_p)),
+    # Responses
+    ("strata_map_response", models_p, (schema_p, c_char_p, json_p, json_p, size_p, POINTER(model_p), error_p)),
+    (
+        "strata_map_responseb",
+        models_p,
+        (schema_p, c_char_p, c_char_p, c_size_t, json_p, size_p, POINTER(model_p), error_p),
+    ),
+    # JSON lines (strata_map_lines and strata_map_lines_file take a C reader
+    # or FILE *; the binding feeds the push-style mapper instead)
+    ("strata_lines_new", lines_p, (schema_p, c_char_p, c_size_t, error_p)),
+    ("strata_lines_free", None, (lines_p,)),
+    (
+        "strata_lines_feed",
+        c_int64,
+        (lines_p, c_char_p, c_size_t, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p),
+    ),
+    ("strata_lines_finish", c_int64, (lines_p, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p)),
+    (
+        "strata_lines_feed_array",
+        models_p,
+        (lines_p, c_char_p, c_size_t, c_int, size_p, POINTER(json_p), error_p),
+    ),
+    (
+        "strata_map_lines",
+        c_int64,
+        (schema_p, c_char_p, READ_FN, c_void_p, c_size_t, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p),
+    ),
+    (
+        "strata_map_lines_file",
+        c_int64,
+        # the c_void_p after the model name is a FILE *
+        (schema_p, c_char_p, c_void_p, c_size_t, LINE_MODEL_FN, LINE_ERROR_FN, c_void_p, error_p),
+    ),
+    # Models
+    ("strata_model_incref", model_p, (model_p,)),
+    ("strata_model_decref", None, (model_p,)),
+    ("strata_model_name", c_char_p, (model_p,)),
+    ("strata_model_schema", schema_p, (model_p,)),
+    ("strata_model_has", c_int, (model_p, c_char_p, error_p)),
+    ("strata_model_get", json_p, (model_p, c_char_p, error_p)),
+    ("strata_model_get_date", c_int, (model_p, c_char_p, POINTER(c_int64), POINTER(c_int32), error_p)),
+    ("strata_model_dictionary", json_p, (model_p, error_p)),
+    ("strata_model_to_json", json_p, (model_p, error_p)),
+    ("strata_model_equal", c_int, (model_p, model_p)),
+    ("strata_model_hash", c_uint64, (model_p,)),
+    ("strata_model_copy", model_p, (model_p,)),
+    # Merge and update
+    ("strata_model_merge", c_int, (model_p, model_p, error_p)),
+    ("strata_model_update", c_int, (model_p, json_p, error_p)),
+    ("strata_model_updateb", c_int, (model_p, c_char_p, c_size_t, error_p)),
+    # Diff and patch
+    ("strata_model_diff", json_p, (model_p, model_p, error_p)),
+    ("strata_model_diff_merge", json_p, (model_p, model_p, error_p)),
+    ("strata_model_patch", model_p, (model_p, json_p, error_p)),
+    ("strata_model_merge_patch", model_p, (model_p, json_p, error_p)),
+    # Archives and versions
+    ("strata_model_archive", json_p, (model_p, error_p)),
+    ("strata_unarchive", model_p, (schema_p, json_p, error_p)),
+    ("strata_unarchiveb", model_p, (schema_p, c_char_p, c_size_t, error_p)),
+    ("strata_schema_compare", json_p, (schema_p, schema_p, error_p)),
+    # Tools: JSON Schema, diagrams, code generation (char * freed with strata_free)
+    ("strata_schema_json_schema", json_p, (schema_p, c_char_p, c_int, error_p)),
+    ("strata_schema_diagram", c_void_p, (schema_p, c_char_p, error_p)),
+    ("strata_schema_codegen_python", c_void_p, (schema_p, c_char_p, error_p)),
+    # Graph contexts
+    ("strata_context_open", context_p, (schema_p, c_char_p, error_p)),
+    ("strata_context_incref", context_p, (context_p,)),
+    ("strata_context_decref", None, (context_p,)),
+    ("strata_context_close", None, (context_p,)),
+    (
+        "strata_context_import",
+        models_p,
+        (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, size_p, POINTER(json_p), error_p),
+    ),
+    (
+        "strata_context_importb",
+        models_p,
+        (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, size_p, POINTER(json_p), error_p),
+    ),
+    (
+        "strata_context_import_response",
+        models_p,
+        (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, size_p, POINTER(model_p), POINTER(json_p), error_p),
+    ),
+    (
+        "strata_context_import_responseb",
+        models_p,
         (
-            "strata_context_import",
-            records_p,
-            (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, POINTER(c_size_t), POINTER(json_p), error_p),
+            context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, size_p, POINTER(model_p),
+            POINTER(json_p), error_p,
         ),
-        (
-            "strata_context_importb",
-            records_p,
-            (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, POINTER(c_size_t),
-             POINTER(json_p), error_p),
-        ),
-        (
-            "strata_context_import_response",
-            records_p,
-            (context_p, c_char_p, json_p, json_p, KEEP_FN, c_void_p, POINTER(c_size_t), POINTER(model_p),
-             POINTER(json_p), error_p),
-        ),
-        (
-            "strata_context_import_responseb",
-            records_p,
-            (context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, POINTER(c_size_t),
-             POINTER(model_p), POINTER(json_p), error_p),
-        ),
-        ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),
-        ("strata_context_all", records_p, (context_p, c_char_p, POINTER(c_size_t), error_p)),
-        ("strata_context_count", ctypes.c_longlong, (context_p, c_char_p, error_p)),
-        ("strata_context_all_flags", records_p, (context_p, c_char_p, ctypes.c_uint, POINTER(c_size_t), error_p)),
-        ("strata_context_count_flags", ctypes.c_longlong, (context_p, c_char_p, ctypes.c_uint, error_p)),
-        ("strata_context_delete", c_int, (context_p, model_p, error_p)),
-        ("strata_context_check", c_int, (context_p, error_p)),
-        ("strata_context_related", records_p, (context_p, model_p, c_char_p, POINTER(c_size_t), error_p)),
-        ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
-        ("strata_context_dictionary_depth", json_p, (context_p, model_p, c_int, error_p)),
-        ("strata_context_to_json", json_p, (context_p, model_p, error_p)),
-        ("strata_record_key", json_p, (model_p,)),
-        ("strata_record_is_stub", c_int, (model_p,)),
-        ("strata_schema_relationship", c_int, (schema_p, c_char_p, c_char_p, error_p)),
-        (
-            "strata_schema_builder_add_key_injector",
-            c_int,
-            (c_void_p, c_char_p, KEY_FN, c_void_p, RELEASE_FN, error_p),
-        ),
-    )
-    for name, restype, argtypes in table:
+    ),
+    ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),
+    ("strata_context_all", models_p, (context_p, c_char_p, size_p, error_p)),
+    ("strata_context_count", c_longlong, (context_p, c_char_p, error_p)),
+    ("strata_context_all_flags", models_p, (context_p, c_char_p, c_uint, size_p, error_p)),
+    ("strata_context_count_flags", c_longlong, (context_p, c_char_p, c_uint, error_p)),
+    ("strata_context_delete", c_int, (context_p, model_p, error_p)),
+    ("strata_context_check", c_int, (context_p, error_p)),
+    ("strata_context_related", models_p, (context_p, model_p, c_char_p, size_p, error_p)),
+    ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
+    ("strata_context_dictionary_depth", json_p, (context_p, model_p, c_int, error_p)),
+    ("strata_context_to_json", json_p, (context_p, model_p, error_p)),
+    ("strata_record_key", json_p, (model_p,)),
+    ("strata_record_is_stub", c_int, (model_p,)),
+    ("strata_schema_relationship", c_int, (schema_p, c_char_p, c_char_p, error_p)),
+    (
+        "strata_schema_builder_add_key_injector",
+        c_int,
+        (builder_p, c_char_p, KEY_FN, c_void_p, RELEASE_FN, error_p),
+    ),
+)
+
+
+def _declare(lib: ctypes.CDLL, path: Path) -> None:
+    """Sets restype and argtypes of every function of :data:`FUNCTIONS`."""
+    for name, restype, argtypes in FUNCTIONS:
         try:
             func = getattr(lib, name)
         except AttributeError as exc:
@@ -482,8 +371,6 @@ def _declare_graph(lib: ctypes.CDLL, path: Path) -> None:
 library_path: Path = find_library()
 lib: ctypes.CDLL = _load(library_path)
 _declare(lib, library_path)
-_declare_diff_and_archives(lib, library_path)
-_declare_graph(lib, library_path)
 
 
 def text(raw: Optional[bytes]) -> str:
@@ -491,78 +378,3 @@ def text(raw: Optional[bytes]) -> str:
     if raw is None:
         return ""
     return raw.decode("utf-8", errors="replace")
-
-
-def take_json(handle: Optional[int]) -> Any:
-    """Converts a json_t * (a new reference) to Python data and releases it."""
-    if handle is None:
-        raise ValueError("strata: NULL json_t")
-    try:
-        return json.loads(dumps(handle))
-    finally:
-        lib.strata_json_decref(handle)
-
-
-def dumps(handle: int) -> str:
-    """Serializes a borrowed json_t * to JSON text (the char * is strata_free'd)."""
-    raw = lib.strata_json_dumps(handle)
-    if raw is None:
-        raise MemoryError("strata: strata_json_dumps() returned NULL")
-    try:
-        return text(ctypes.string_at(raw))
-    finally:
-        lib.strata_free(raw)
-
-
-def error_dict(err: strata_error_t) -> Dict[str, str]:
-    """The first error of a call as an error-list entry, from the struct."""
-    code = text(err.code_name) or CODE_NAMES.get(int(err.code), str(int(err.code)))
-    return {
-        "path": text(err.path),
-        "model": text(err.model),
-        "property": text(err.property),
-        "code": code,
-        "message": text(err.message),
-    }
-
-
-def last_errors(err: Optional[strata_error_t] = None) -> List[Dict[str, str]]:
-    """Every error of this thread's most recent failed call (strata_errors()).
-
-    Falls back to the first error in ``err`` if the library keeps no list.
-    """
-    handle = lib.strata_errors()
-    if handle is not None:
-        data = take_json(handle)
-        if isinstance(data, list) and data:
-            return [_normalize(entry) for entry in data]
-    if err is not None and int(err.code) != STRATA_OK:
-        return [error_dict(err)]
-    return []
-
-
-def _normalize(entry: Any) -> Dict[str, Any]:
-    """One entry of strata_errors() with exactly the five string fields, and
-    the integer ``line`` when the error belongs to a line of JSON lines."""
-    if not isinstance(entry, dict):
-        entry = {"message": str(entry)}
-    normal: Dict[str, Any] = {key: str(entry.get(key) or "") for key in ERROR_FIELDS}
-    line = entry.get("line")
-    if isinstance(line, int):
-        normal["line"] = line
-    return normal
-
-
-def take_errors(handle: int) -> List[List[Dict[str, Any]]]:
-    """The error arrays of a json_t array of them (a new reference, released)."""
-    data = take_json(handle)
-    return [[_normalize(entry) for entry in errors] for errors in data if isinstance(errors, list)]
-
-
-def errors_of(handle: int) -> List[Dict[str, Any]]:
-    """The entries of a borrowed json_t error array."""
-    data = json.loads(dumps(handle))
-    return [_normalize(entry) for entry in data] if isinstance(data, list) else []
-
-
-ERROR_FIELDS = ("path", "model", "property", "code", "message")

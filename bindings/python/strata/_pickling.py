@@ -12,6 +12,10 @@ look-up in a worker that has seen it before.
 A callable that cannot be named (a lambda, a function defined inside another
 function, a ``functools.partial``, an instance with ``__call__``) is refused
 when the schema is pickled, with an error naming the transformer.
+
+This module sits below strata._schema, whose ``Schema.__reduce__`` names
+:func:`restore`: it loads a schema through the loader that strata._schema
+gives :func:`set_loader`, the Schema class itself.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
-if TYPE_CHECKING:
-    from ._core import Schema
+if TYPE_CHECKING:  # for annotations only: _schema sits above this module
+    from ._schema import Schema
 
 #: A callable by reference: (module, qualified name).
 Reference = Tuple[str, str]
@@ -37,6 +41,16 @@ References = Tuple[Tuple[Tuple[str, TransformerReference], ...], Tuple[Tuple[str
 _CACHE_SIZE = 64
 _cache: "OrderedDict[Tuple[str, References], Schema]" = OrderedDict()
 _cache_lock = threading.Lock()
+
+#: Loads a schema: ``Schema(document, transformers=..., mergers=...)``.
+_loader: Optional[Callable[..., "Schema"]] = None
+
+
+def set_loader(loader: Callable[..., "Schema"]) -> None:
+    """Makes ``loader`` (the Schema class, which strata._schema gives) load
+    the schemas that :func:`restore` unpickles."""
+    global _loader
+    _loader = loader
 
 
 def reference(kind: str, name: str, function: Any) -> Reference:
@@ -120,8 +134,6 @@ def _callable(kind: str, name: str, ref: Reference) -> Callable[..., Any]:
 def restore(document: bytes, refs: References) -> "Schema":
     """The schema of a pickle: loaded on the first call in this process,
     then the same (immutable) Schema from the cache."""
-    from ._core import Schema
-
     key = (hashlib.sha256(document).hexdigest(), refs)
     with _cache_lock:
         cached = _cache.get(key)
@@ -136,7 +148,9 @@ def restore(document: bytes, refs: References) -> "Schema":
             _callable("transformer", name, reverse) if reverse is not None else None,
         )
     mergers = {name: _callable("merger", name, ref) for name, ref in merger_refs}
-    schema = Schema(document, transformers=transformers or None, mergers=mergers or None)
+    if _loader is None:
+        raise pickle.UnpicklingError("strata: cannot unpickle a Schema: strata._schema is not loaded")
+    schema = _loader(document, transformers=transformers or None, mergers=mergers or None)
     with _cache_lock:
         # Two threads may have loaded it at once: keep the first, so every
         # unpickle in this process gives the same object.

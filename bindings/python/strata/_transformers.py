@@ -15,8 +15,9 @@ import json
 import threading
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
-from . import _native
-from ._native import KEY_FN, MERGE_FN, RELEASE_FN, TRANSFORM_FN, lib
+from ._errors import SchemaError
+from ._handles import dumps, last_errors
+from ._native import KEY_FN, MERGE_FN, RELEASE_FN, TRANSFORM_FN, lib, strata_error_t
 
 Function = Callable[[Any], Any]
 
@@ -50,7 +51,7 @@ def _write_message(buffer: Optional[int], size: int, message: str) -> None:
 def _step(function: Function) -> Any:
     def call(value: Optional[int], payload: Optional[int], buffer: Optional[int], size: int) -> Optional[int]:
         try:
-            data = json.loads(_native.dumps(value or 0))
+            data = json.loads(dumps(value or 0))
             result = function(data)
             text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except Exception as exc:  # reported as a format error, with its type and message
@@ -70,8 +71,8 @@ def _merge_step(function: Callable[[Any, Any], Any]) -> Any:
         current: Optional[int], incoming: Optional[int], payload: Optional[int], buffer: Optional[int], size: int
     ) -> Optional[int]:
         try:
-            mine = json.loads(_native.dumps(current)) if current else None
-            theirs = json.loads(_native.dumps(incoming or 0))
+            mine = json.loads(dumps(current)) if current else None
+            theirs = json.loads(dumps(incoming or 0))
             result = function(mine, theirs)
             text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except Exception as exc:  # a refusal, with the exception's type and message
@@ -91,8 +92,8 @@ def _key_step(function: Callable[[Any, Any], Any]) -> Any:
         value: Optional[int], parent: Optional[int], payload: Optional[int], buffer: Optional[int], size: int
     ) -> Optional[int]:
         try:
-            data = json.loads(_native.dumps(value or 0))
-            holder = json.loads(_native.dumps(parent)) if parent else None
+            data = json.loads(dumps(value or 0))
+            holder = json.loads(dumps(parent)) if parent else None
             result = function(data, holder)
             text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except Exception as exc:  # a refusal, with the exception's type and message
@@ -117,8 +118,6 @@ def new_builder(
 
     Raises TypeError for a malformed mapping; the caller frees the builder.
     """
-    from ._errors import SchemaError
-
     builder = lib.strata_schema_builder_new()
     if not builder:
         raise MemoryError("strata: cannot make a schema builder")
@@ -131,13 +130,13 @@ def new_builder(
             key = next(_ids)
             with _alive_lock:
                 _alive[key] = callbacks
-            error = _native.strata_error_t()
+            error = strata_error_t()
             status = lib.strata_schema_builder_add_transformer(
                 builder, name.encode("utf-8"), callbacks[0], callbacks[1], key, _RELEASE, ctypes.byref(error)
             )
             if status != 0:
                 _release(key)
-                raise SchemaError(_native.last_errors(error), f"cannot register transformer {name!r}")
+                raise SchemaError(last_errors(error), f"cannot register transformer {name!r}")
         for name, function in (mergers or {}).items():
             if not isinstance(name, str) or not callable(function):
                 raise TypeError(f"strata: merger {name!r} must be a callable(current, incoming)")
@@ -145,13 +144,13 @@ def new_builder(
             key = next(_ids)
             with _alive_lock:
                 _alive[key] = (callback, None)
-            error = _native.strata_error_t()
+            error = strata_error_t()
             status = lib.strata_schema_builder_add_merger(
                 builder, name.encode("utf-8"), callback, key, _RELEASE, ctypes.byref(error)
             )
             if status != 0:
                 _release(key)
-                raise SchemaError(_native.last_errors(error), f"cannot register merger {name!r}")
+                raise SchemaError(last_errors(error), f"cannot register merger {name!r}")
         for name, function in (key_injectors or {}).items():
             if not isinstance(name, str) or not callable(function):
                 raise TypeError(f"strata: key injector {name!r} must be a callable(value, parent)")
@@ -159,13 +158,13 @@ def new_builder(
             key = next(_ids)
             with _alive_lock:
                 _alive[key] = (callback, None)
-            error = _native.strata_error_t()
+            error = strata_error_t()
             status = lib.strata_schema_builder_add_key_injector(
                 builder, name.encode("utf-8"), callback, key, _RELEASE, ctypes.byref(error)
             )
             if status != 0:
                 _release(key)
-                raise SchemaError(_native.last_errors(error), f"cannot register the key injector of {name!r}")
+                raise SchemaError(last_errors(error), f"cannot register the key injector of {name!r}")
     except BaseException:
         lib.strata_schema_builder_free(builder)
         raise

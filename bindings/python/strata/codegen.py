@@ -7,13 +7,12 @@ See docs/codegen.md.
 
 from __future__ import annotations
 
-import ctypes
 from ctypes import byref
 
-from . import _native
-from ._core import Schema
 from ._errors import StrataError
+from ._handles import last_errors, take_string
 from ._native import lib, strata_error_t
+from ._schema import Schema
 
 __all__ = ["python"]
 
@@ -30,8 +29,5 @@ def python(schema: Schema) -> str:
     error = strata_error_t()
     raw = lib.strata_schema_codegen_python(schema._handle, document, byref(error))
     if not raw:
-        raise StrataError(_native.last_errors(error), "codegen failed")
-    try:
-        return ctypes.string_at(raw).decode("utf-8")
-    finally:
-        lib.strata_free(ctypes.c_void_p(raw))
+        raise StrataError(last_errors(error), "codegen failed")
+    return take_string(raw)

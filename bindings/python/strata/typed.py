@@ -17,8 +17,10 @@ import json
 import threading
 from typing import Any, ClassVar, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
-from ._core import JSONInput, Model, Schema
 from ._graph import Record
+from ._handles import JSONInput
+from ._model import Model
+from ._schema import Schema
 
 __all__ = ["JSONValue", "TypedModel", "TypedSchema"]
 
