@@ -2,13 +2,15 @@ import CJansson
 import Glibc
 import Strata
 
-/// The library version, a static C string (StaticString data is NUL-terminated).
-private let versionText: StaticString = "0.1.0"
+/// The library version as a C string made once from the header's
+/// STRATA_VERSION (`strataVersion`), never freed nor changed (so safe to
+/// share between threads).
+nonisolated(unsafe) private let versionText: UnsafeMutablePointer<CChar>? = strdup(strataVersion)
 
 /// The library's version, "MAJOR.MINOR.PATCH" (borrowed, static).
 @_cdecl("strata_version")
 public func strata_version() -> UnsafePointer<CChar>? {
-  UnsafeRawPointer(versionText.utf8Start).assumingMemoryBound(to: CChar.self)
+  UnsafePointer(versionText)
 }
 
 /// Every error of the calling thread's most recent failed call (new reference), or NULL.

@@ -8,34 +8,61 @@ import Strata
 /// comparison fails, 64 for a usage error (as `sysexits.h` says).
 @main
 enum StrataCommand {
-  static let version = "0.1.0"
+  static let version = strataVersion
 
-  static let help = """
-    OVERVIEW: Map JSON onto the models of a Strata schema.
+  /// One subcommand: its name, the line `strata --help` shows, its usage
+  /// (for `strata help NAME`), and how it runs on the arguments after its name.
+  struct Subcommand: Sendable {
+    let name: String
+    let summary: String
+    let usage: Usage
+    let run: @Sendable ([String]) -> Int32
+  }
 
-    USAGE: strata <subcommand>
+  /// Every subcommand, once: the overview, `help NAME` and the dispatch all read this list.
+  static let subcommands: [Subcommand] = [
+    Subcommand(
+      name: "check", summary: "Load a schema and print its errors (exit status 1 if there are any).",
+      usage: Check.usage, run: { Check.run(Usage.parse($0, Check.usage)) }),
+    Subcommand(
+      name: "map",
+      summary:
+        "Map JSON onto a model and print its canonical dictionary (or, with --serialize, the JSON after the round trip).",
+      usage: MapCommand.usage, run: { MapCommand.run(Usage.parse($0, MapCommand.usage)) }),
+    Subcommand(
+      name: "schema", summary: "Print the JSON Schema of a model (--json-schema).",
+      usage: SchemaCommand.usage, run: { SchemaCommand.run(Usage.parse($0, SchemaCommand.usage)) }),
+    Subcommand(
+      name: "describe", summary: "Print a class diagram of the models (--mermaid, --dot).",
+      usage: DescribeCommand.usage, run: { DescribeCommand.run(Usage.parse($0, DescribeCommand.usage)) }),
+    Subcommand(
+      name: "diff", summary: "Print the RFC 6902 patch from one input's model to another's.",
+      usage: DiffCommand.usage, run: { DiffCommand.run(Usage.parse($0, DiffCommand.usage)) }),
+    Subcommand(
+      name: "codegen", summary: "Write typed classes for the models (python).",
+      usage: CodegenCommand.usage, run: { CodegenCommand.run($0) }),
+    Subcommand(
+      name: "import",
+      summary: "Import a response's records into a graph file (--db); print what was created and updated.",
+      usage: ImportCommand.usage, run: { ImportCommand.run(Usage.parse($0, ImportCommand.usage)) }),
+    Subcommand(
+      name: "get", summary: "Print a record of a graph file by its key.",
+      usage: GetCommand.usage, run: { GetCommand.run(Usage.parse($0, GetCommand.usage)) }),
+  ]
 
-    OPTIONS:
-      --version               Show the version.
-      -h, --help              Show help information.
-
-    SUBCOMMANDS:
-      check                   Load a schema and print its errors (exit status 1 if
-                              there are any).
-      map                     Map JSON onto a model and print its canonical
-                              dictionary (or, with --serialize, the JSON after the
-                              round trip).
-      schema                  Print the JSON Schema of a model (--json-schema).
-      describe                Print a class diagram of the models (--mermaid, --dot).
-      diff                    Print the RFC 6902 patch from one input's model to
-                              another's.
-      codegen                 Write typed classes for the models (python).
-      import                  Import a response's records into a graph file
-                              (--db); print what was created and updated.
-      get                     Print a record of a graph file by its key.
-
-      See 'strata help <subcommand>' for detailed help.
-    """
+  /// `strata --help`.
+  static var help: String {
+    var lines = [
+      "OVERVIEW: Map JSON onto the models of a Strata schema.", "", "USAGE: strata <subcommand>", "",
+      "OPTIONS:",
+    ]
+    lines += Usage.entry("--version", "Show the version.")
+    lines += Usage.entry("-h, --help", "Show help information.")
+    lines += ["", "SUBCOMMANDS:"]
+    for subcommand in subcommands { lines += Usage.entry(subcommand.name, subcommand.summary) }
+    lines += ["", "  See 'strata help <subcommand>' for detailed help."]
+    return lines.joined(separator: "\n")
+  }
 
   static func main() {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -50,43 +77,26 @@ enum StrataCommand {
     case "--version":
       print(version)
     case "help":
-      switch arguments.first {
-      case nil: print(help)
-      case "check": print(Check.usage.help)
-      case "map": print(MapCommand.usage.help)
-      case "schema": print(SchemaCommand.usage.help)
-      case "describe": print(DescribeCommand.usage.help)
-      case "diff": print(DiffCommand.usage.help)
-      case "codegen": print(CodegenCommand.usage.help)
-      case "import": print(ImportCommand.usage.help)
-      case "get": print(GetCommand.usage.help)
-      default: Usage.fail("Unknown subcommand '\(arguments[0])'", usage: nil)
+      guard let name = arguments.first else {
+        print(help)
+        break
       }
-    case "check":
-      exit(Check.run(Usage.parse(arguments, Check.usage)))
-    case "map":
-      exit(MapCommand.run(Usage.parse(arguments, MapCommand.usage)))
-    case "schema":
-      exit(SchemaCommand.run(Usage.parse(arguments, SchemaCommand.usage)))
-    case "describe":
-      exit(DescribeCommand.run(Usage.parse(arguments, DescribeCommand.usage)))
-    case "diff":
-      exit(DiffCommand.run(Usage.parse(arguments, DiffCommand.usage)))
-    case "codegen":
-      exit(CodegenCommand.run(arguments))
-    case "import":
-      exit(ImportCommand.run(Usage.parse(arguments, ImportCommand.usage)))
-    case "get":
-      exit(GetCommand.run(Usage.parse(arguments, GetCommand.usage)))
+      guard let subcommand = subcommands.first(where: { $0.name == name }) else {
+        Usage.fail("Unknown subcommand '\(name)'", usage: nil)
+      }
+      print(subcommand.usage.help)
     default:
-      Usage.fail("Unexpected argument '\(first)'", usage: nil)
+      guard let subcommand = subcommands.first(where: { $0.name == first }) else {
+        Usage.fail("Unexpected argument '\(first)'", usage: nil)
+      }
+      exit(subcommand.run(arguments))
     }
     exit(0)
   }
 }
 
 /// What a subcommand accepts, and its help text.
-struct Usage {
+struct Usage: Sendable {
   /// The subcommand's name.
   var name: String
   /// The usage line after `strata NAME`.

@@ -313,9 +313,9 @@ struct DirectReader {
       return true
     }
     while true {
-      // written out rather than through `parser.memberKey`: this loop is
-      // hot on payloads read through key paths, and the closure measured
-      // about 1% slower on the social payload
+      // written out rather than through `parser.memberKey`: a hot loop on
+      // payloads read through key paths (Benchmarks/README.md, "Choices the
+      // figures made")
       guard let key = parser.memberKeyAndColon() else { return false }
       let found: Int?
       if let raw = key {

@@ -39,8 +39,8 @@ class Model:
 
     # Held by the class, so that a model collected while the interpreter shuts
     # down still finds it. A model is released by __del__ rather than a
-    # weakref.finalize: that costs a tenth as much, and map_many makes
-    # thousands of models at a time.
+    # weakref.finalize, which is dearer per model (Benchmarks/README.md,
+    # "Choices the figures made"), and map_many makes thousands at a time.
     _release = staticmethod(lib.strata_model_decref)
 
     def __init__(self) -> None:
