@@ -6,15 +6,19 @@ enum BuiltinTransformers {
   static let all: [String: Transformer] = {
     var table: [String: Transformer] = [:]
     for transformer in [
-      Transformer(name: "url", forward: each(url), reverse: nil),
-      Transformer(name: "uuid", forward: each(uuid), reverse: nil),
-      Transformer(name: "string-number", forward: each(stringToNumber), reverse: each(numberToString)),
-      Transformer(name: "number-string", forward: each(numberToString), reverse: each(stringToNumber)),
-      Transformer(name: "bool", forward: each(bool), reverse: each(boolToNumber)),
-      Transformer(name: "trim", forward: each(trim), reverse: nil),
-      Transformer(name: "lowercase", forward: each(lowercase), reverse: nil),
-      Transformer(name: "uppercase", forward: each(uppercase), reverse: nil),
-      Transformer(name: "base64", forward: each(base64), reverse: nil),
+      Transformer(name: "url", forward: each(url), reverse: nil, jsonSide: .string),
+      Transformer(name: "uuid", forward: each(uuid), reverse: nil, jsonSide: .string),
+      Transformer(
+        name: "string-number", forward: each(stringToNumber), reverse: each(numberToString), jsonSide: .string
+      ),
+      Transformer(
+        name: "number-string", forward: each(numberToString), reverse: each(stringToNumber), jsonSide: .number
+      ),
+      Transformer(name: "bool", forward: each(bool), reverse: each(boolToNumber), jsonSide: .scalar),
+      Transformer(name: "trim", forward: each(trim), reverse: nil, jsonSide: .string),
+      Transformer(name: "lowercase", forward: each(lowercase), reverse: nil, jsonSide: .string),
+      Transformer(name: "uppercase", forward: each(uppercase), reverse: nil, jsonSide: .string),
+      Transformer(name: "base64", forward: each(base64), reverse: nil, jsonSide: .string),
     ] {
       table[transformer.name] = transformer
     }

@@ -37,16 +37,39 @@ package final class Transformer: @unchecked Sendable {
   let reverse: ((JPtr) -> TransformOutcome)?
   /// Called once when the transformer is destroyed (a C host's payload release).
   private let release: (() -> Void)?
+  /// What the transformer reads from API JSON, for the JSON Schema of a
+  /// property it is first on; nil for a host's transformer, whose JSON side
+  /// is not known.
+  let jsonSide: JSONSide?
 
-  /// A transformer from its functions.
-  package init(
+  /// What a transformer reads from API JSON.
+  enum JSONSide {
+    /// A JSON string.
+    case string
+    /// A JSON number.
+    case number
+    /// Any scalar (strings, numbers and booleans, each read by its own rule).
+    case scalar
+  }
+
+  /// A host's transformer from its functions (its JSON side is not known).
+  package convenience init(
     name: String, forward: @escaping (JPtr) -> TransformOutcome,
     reverse: ((JPtr) -> TransformOutcome)?, release: (() -> Void)? = nil
+  ) {
+    self.init(name: name, forward: forward, reverse: reverse, release: release, jsonSide: nil)
+  }
+
+  /// A transformer from its functions and what it reads from API JSON.
+  init(
+    name: String, forward: @escaping (JPtr) -> TransformOutcome,
+    reverse: ((JPtr) -> TransformOutcome)?, release: (() -> Void)? = nil, jsonSide: JSONSide?
   ) {
     self.name = name
     self.forward = forward
     self.reverse = reverse
     self.release = release
+    self.jsonSide = jsonSide
   }
 
   deinit { release?() }

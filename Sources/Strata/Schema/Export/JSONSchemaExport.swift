@@ -416,16 +416,15 @@ struct JSONSchemaExporter {
     return .object(["enum": .array(unique)])
   }
 
-  /// The JSON side of a value read by the transformer `name` first.
+  /// The JSON side of a value read by the transformer `name` first, as
+  /// the transformer states it (`Transformer.jsonSide`; built-ins only).
   private func transformedSchema(_ name: String) -> JSON {
-    switch name {
-    case "url", "uuid", "trim", "lowercase", "uppercase", "base64", "string-number":
-      return .object(["type": "string", "$comment": .string("read by the '\(name)' transformer")])
-    case "number-string":
-      return .object(["type": "number", "$comment": "read by the 'number-string' transformer"])
-    case "bool":
-      return .object(["$comment": "read by the 'bool' transformer"])
-    default:
+    let comment = JSON.string("read by the '\(name)' transformer")
+    switch BuiltinTransformers.all[name]?.jsonSide {
+    case .string?: return .object(["type": "string", "$comment": comment])
+    case .number?: return .object(["type": "number", "$comment": comment])
+    case .scalar?: return .object(["$comment": comment])
+    case nil:
       return .object(["$comment": .string("custom transformer '\(name)': its JSON side is not described")])
     }
   }
