@@ -27,7 +27,7 @@ struct ResponseLocation: Sendable {
   /// Returns the location or a message saying what is wrong.
   static func parse(_ text: String) -> Result<ResponseLocation, ResponseLocationError> {
     if text.isEmpty { return .success(ResponseLocation(keys: [], text: text)) }
-    if !text.hasPrefix("/") && text.contains("[]") {
+    if !text.hasPrefix("/") && text.holds("[]") {
       return .failure(
         ResponseLocationError(
           message:

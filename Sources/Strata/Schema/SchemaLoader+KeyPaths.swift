@@ -6,13 +6,13 @@ extension SchemaLoader {
     -> Location?
   {
     if value.pointee.type == JSON_FALSE { return Location.none }
-    if JValue.isString(value), !JValue.string(value).hasPrefix("/"), JValue.string(value).contains("[]") {
+    if JValue.isString(value), !JValue.string(value).hasPrefix("/"), JValue.string(value).holds("[]") {
       let text = JValue.string(value)
       let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
       let plucked = segments.indices.filter { segments[$0].hasSuffix("[]") }
       guard plucked.count == 1, let at = plucked.first, at < segments.count - 1,
         !segments.contains(where: \.isEmpty), segments[at].count > 2,
-        !segments.enumerated().contains(where: { $0.offset != at && $0.element.contains("[]") })
+        !segments.enumerated().contains(where: { $0.offset != at && $0.element.holds("[]") })
       else {
         fail(
           path, model: model, property: property,

@@ -372,15 +372,7 @@ struct JSONSchemaExporter {
       ("[:blank:]", " \\t"), ("[:punct:]", "!-/:-@\\[-`{-~"), ("[:word:]", "A-Za-z0-9_"),
     ]
     var out = source
-    for (posix, ecma) in classes where out.contains(posix) {
-      var result = ""
-      var rest = Substring(out)
-      while let range = rest.firstRange(of: posix) {
-        result += rest[..<range.lowerBound] + ecma
-        rest = rest[range.upperBound...]
-      }
-      out = result + rest
-    }
+    for (posix, ecma) in classes where out.holds(posix) { out = out.replacingEvery(posix, with: ecma) }
     return out
   }
 
