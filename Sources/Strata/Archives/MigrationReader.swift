@@ -37,6 +37,8 @@ struct MigrationReader {
     return steps.sorted { ($0.from, $0.position) < ($1.from, $1.position) }
   }
 
+  /// Reads the step at `position`: each of its keys, then the step, nil
+  /// after reporting its problems (a step without `from` is one).
   private mutating func readStep(_ body: JPtr, _ position: Int) -> MigrationStep? {
     let at = String(position)
     guard JValue.isObject(body) else {
@@ -54,84 +56,26 @@ struct MigrationReader {
       let key = JValue.keyString(keyBytes)
       switch key {
       case "from":
-        if JValue.isInteger(member), json_integer_value(member) >= 0, json_integer_value(member) < version {
-          from = json_integer_value(member)
-        } else {
-          fail(
-            [at, key],
-            "'from' must be an integer >= 0 and below the schema's version \(version): the version of the archives the step upgrades"
-          )
-          ok = false
-        }
+        from = readFrom(member, at)
+        ok = ok && from != nil
       case "model":
-        if JValue.isString(member), SchemaLoader.isIdentifier(JValue.string(member)) {
-          model = JValue.string(member)
-        } else {
-          fail([at, key], "'model' must be a model name: the archived model the step applies to")
-          ok = false
-        }
+        model = readModel(member, at)
+        ok = ok && model != nil
       case "rename":
-        guard JValue.isObject(member) else {
-          fail([at, key], "'rename' must be an object of old key -> new key")
-          ok = false
-          return
-        }
-        var targets: Set<String> = []
-        JValue.forEachMember(member) { oldBytes, target in
-          let old = JValue.keyString(oldBytes)
-          guard JValue.isString(target), !JValue.string(target).isEmpty, !old.isEmpty else {
-            fail([at, key, old], "'rename' maps a key to its new name, a non-empty string")
-            ok = false
-            return
-          }
-          let new = JValue.string(target)
-          if new == old || !targets.insert(new).inserted {
-            fail([at, key, old], "'\(new)' is the target of more than one rename, or of itself")
-            ok = false
-            return
-          }
-          rename.append((old, new))
-        }
+        let read = readRename(member, at)
+        rename = read ?? []
+        ok = ok && read != nil
       case "remove":
-        guard JValue.isArray(member) else {
-          fail([at, key], "'remove' must be a list of keys")
-          ok = false
-          return
-        }
-        for index in 0..<json_array_size(member) {
-          guard let element = json_array_get(member, index), JValue.isString(element),
-            !JValue.string(element).isEmpty
-          else {
-            fail([at, key, String(index)], "'remove' lists keys: non-empty strings")
-            ok = false
-            continue
-          }
-          remove.append(JValue.string(element))
-        }
+        let read = readRemove(member, at)
+        remove = read ?? []
+        ok = ok && read != nil
       case "set":
-        guard JValue.isObject(member) else {
-          fail([at, key], "'set' must be an object of key -> canonical value")
-          ok = false
-          return
-        }
-        JValue.forEachMember(member) { nameBytes, value in
-          set.append((JValue.keyString(nameBytes), JSON(borrowing: value)))
-        }
+        let read = readSet(member, at)
+        set = read ?? []
+        ok = ok && read != nil
       case "transform":
-        guard JValue.isString(member) else {
-          fail([at, key], "'transform' must name a transformer")
-          ok = false
-          return
-        }
-        let name = JValue.string(member)
-        if let found = transformers[name] ?? BuiltinTransformers.all[name] {
-          transform = found
-        } else {
-          fail(
-            [at, key],
-            "unknown transformer '\(name)' (built-in ones, or one registered before the schema is loaded)")
-          ok = false
-        }
+        transform = readTransform(member, at)
+        ok = ok && transform != nil
       default:
         fail(
           [at, key], "unknown migration key '\(key)' (expected from, model, rename, remove, set, transform)")
@@ -146,5 +90,107 @@ struct MigrationReader {
     return MigrationStep(
       position: position, from: from, model: model, rename: rename, remove: remove, set: set,
       transform: transform)
+  }
+
+  /// Reads the `from` of the step `at`: the version of the archives it
+  /// upgrades, below the schema's; nil after reporting.
+  private mutating func readFrom(_ member: JPtr, _ at: String) -> Int64? {
+    if JValue.isInteger(member), json_integer_value(member) >= 0, json_integer_value(member) < version {
+      return json_integer_value(member)
+    }
+    fail(
+      [at, "from"],
+      "'from' must be an integer >= 0 and below the schema's version \(version): the version of the archives the step upgrades"
+    )
+    return nil
+  }
+
+  /// Reads the `model` of the step `at`: the archived model it applies to;
+  /// nil after reporting.
+  private mutating func readModel(_ member: JPtr, _ at: String) -> String? {
+    if JValue.isString(member), SchemaLoader.isIdentifier(JValue.string(member)) {
+      return JValue.string(member)
+    }
+    fail([at, "model"], "'model' must be a model name: the archived model the step applies to")
+    return nil
+  }
+
+  /// Reads the `rename` of the step `at`: old key -> new key, no key the
+  /// target of two renames or of itself; nil after reporting every problem.
+  private mutating func readRename(_ member: JPtr, _ at: String) -> [(old: String, new: String)]? {
+    guard JValue.isObject(member) else {
+      fail([at, "rename"], "'rename' must be an object of old key -> new key")
+      return nil
+    }
+    var ok = true
+    var rename: [(old: String, new: String)] = []
+    var targets: Set<String> = []
+    JValue.forEachMember(member) { oldBytes, target in
+      let old = JValue.keyString(oldBytes)
+      guard JValue.isString(target), !JValue.string(target).isEmpty, !old.isEmpty else {
+        fail([at, "rename", old], "'rename' maps a key to its new name, a non-empty string")
+        ok = false
+        return
+      }
+      let new = JValue.string(target)
+      if new == old || !targets.insert(new).inserted {
+        fail([at, "rename", old], "'\(new)' is the target of more than one rename, or of itself")
+        ok = false
+        return
+      }
+      rename.append((old, new))
+    }
+    return ok ? rename : nil
+  }
+
+  /// Reads the `remove` of the step `at`: the keys it removes; nil after
+  /// reporting every problem.
+  private mutating func readRemove(_ member: JPtr, _ at: String) -> [String]? {
+    guard JValue.isArray(member) else {
+      fail([at, "remove"], "'remove' must be a list of keys")
+      return nil
+    }
+    var ok = true
+    var remove: [String] = []
+    for index in 0..<json_array_size(member) {
+      guard let element = json_array_get(member, index), JValue.isString(element),
+        !JValue.string(element).isEmpty
+      else {
+        fail([at, "remove", String(index)], "'remove' lists keys: non-empty strings")
+        ok = false
+        continue
+      }
+      remove.append(JValue.string(element))
+    }
+    return ok ? remove : nil
+  }
+
+  /// Reads the `set` of the step `at`: key -> canonical value; nil after
+  /// reporting.
+  private mutating func readSet(_ member: JPtr, _ at: String) -> [(key: String, value: JSON)]? {
+    guard JValue.isObject(member) else {
+      fail([at, "set"], "'set' must be an object of key -> canonical value")
+      return nil
+    }
+    var set: [(key: String, value: JSON)] = []
+    JValue.forEachMember(member) { nameBytes, value in
+      set.append((JValue.keyString(nameBytes), JSON(borrowing: value)))
+    }
+    return set
+  }
+
+  /// Reads the `transform` of the step `at`: the transformer it names (a
+  /// built-in one, or one registered); nil after reporting.
+  private mutating func readTransform(_ member: JPtr, _ at: String) -> Transformer? {
+    guard JValue.isString(member) else {
+      fail([at, "transform"], "'transform' must name a transformer")
+      return nil
+    }
+    let name = JValue.string(member)
+    if let found = transformers[name] ?? BuiltinTransformers.all[name] { return found }
+    fail(
+      [at, "transform"],
+      "unknown transformer '\(name)' (built-in ones, or one registered before the schema is loaded)")
+    return nil
   }
 }

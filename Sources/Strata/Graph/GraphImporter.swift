@@ -90,33 +90,74 @@ struct GraphImporter {
     // the mapper's next step copy its storage).
     let depthOfSteps = mapper.steps.count
     guard let chosen = mapper.subtype(value, declared) else { return nil }
-    // A record given again with exactly the same object (a user in many
-    // issues) changes nothing: found by its plain key, compared, done.
-    if let key = Self.plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
-      let last = lastInput[ObjectIdentifier(existing)], last == value || json_equal(last, value) != 0
-    {
-      if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
-      noteUpdated(existing)
-      return existing
-    }
+    if let existing = unchangedRecord(value, chosen) { return existing }
     let errorsBefore = mapper.errors.count
     let mark = collector.mark
     defer { collector.drop(to: mark) }
+    guard let mapped = mapObject(value, chosen, stepsFrom: depthOfSteps) else { return nil }
+    let held = takeRelations(mapped, chosen)
+    defer { for slot in held { slot.release() } }
+    reportNullRelations(held, chosen)
+    if mapper.errors.count > errorsBefore { return nil }
+    guard let keyParts = keyParts(mapped, chosen, held: held, parent: parent) else { return nil }
+    trimSteps(to: depthOfSteps)
+    guard
+      let key = recordKey(
+        value, chosen, mapped, parts: keyParts.parts, keyless: keyParts.keyless, parent: parent),
+      let record = findOrMake(mapped, chosen, key, held: held)
+    else { return nil }
+    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
+    applyRelations(record, chosen, held: held, keyTargets: keyParts.targets)
+    trimSteps(to: depthOfSteps)
+    if parent != nil, mapper.errors.isEmpty { rememberInput(value, of: record) }
+    return record
+  }
+
+  /// A record given again with exactly the same object (a user in many
+  /// issues) changes nothing: found by its plain key, compared, done. The
+  /// record, or nil when the object is to be imported.
+  @inline(__always)
+  private mutating func unchangedRecord(_ value: JPtr, _ chosen: ModelType) -> GraphRecord? {
+    guard let key = Self.plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
+      let last = lastInput[ObjectIdentifier(existing)], last == value || json_equal(last, value) != 0
+    else { return nil }
+    if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
+    noteUpdated(existing)
+    return existing
+  }
+
+  /// Maps `value` under `chosen` partially (what the input lacks stays
+  /// absent), its relationships set aside in `collector` by their steps past
+  /// the first `depthOfSteps`; nil after errors.
+  @inline(__always)
+  private mutating func mapObject(_ value: JPtr, _ chosen: ModelType, stepsFrom depthOfSteps: Int)
+    -> ModelObject?
+  {
     collector.base = depthOfSteps
     mapper.partial = true
     let mapped = mapper.model(value, chosen)
     mapper.partial = false
     mapper.clearing = false
     mapper.clearsNull = false
-    guard let mapped else { return nil }
-    // Take the relationship values out: the record holds links, not slots.
+    return mapped
+  }
+
+  /// Takes the relationship values out of `mapped` (the record holds links,
+  /// not slots): the slots, for the caller to release.
+  @inline(__always)
+  private func takeRelations(_ mapped: ModelObject, _ chosen: ModelType) -> ContiguousArray<Slot> {
     var held = Slot.absentSlots(chosen.properties.count)
     for index in chosen.relations where index < mapped.slots.count {
       held[index] = mapped.slots[index]
       mapped.slots[index] = .absent
     }
-    defer { for slot in held { slot.release() } }
-    // Null where a relationship's type is not `T?`: the error mapping gives.
+    return held
+  }
+
+  /// Reports null where a relationship's type is not `T?`: the error
+  /// mapping gives.
+  @inline(__always)
+  private mutating func reportNullRelations(_ held: ContiguousArray<Slot>, _ chosen: ModelType) {
     let unmanaged = Unmanaged.passUnretained(chosen)
     for index in chosen.relations where index < held.count {
       if case .null = held[index], !chosen.properties[index].type.acceptsNull {
@@ -125,8 +166,16 @@ struct GraphImporter {
           Mapper.Owner(model: chosen, property: index), extra: [.property(unmanaged, index)])
       }
     }
-    if mapper.errors.count > errorsBefore { return nil }
-    // The key.
+  }
+
+  /// The parts of the record's key, from its key properties (a relationship
+  /// from the record it names, resolved now, or from the parent when it is
+  /// the inverse of the parent's); the records those relationships link;
+  /// and whether a part is missing. Nil after errors.
+  @inline(__always)
+  private mutating func keyParts(
+    _ mapped: ModelObject, _ chosen: ModelType, held: ContiguousArray<Slot>, parent: Parent?
+  ) -> (parts: [RecordKey], targets: [Int: GraphRecord], keyless: Bool)? {
     var parts: [RecordKey] = []
     var keyTargets: [Int: GraphRecord] = [:]
     var keyless = false
@@ -151,38 +200,52 @@ struct GraphImporter {
         keyless = true
       }
     }
-    trimSteps(to: depthOfSteps)
-    var key: RecordKey
-    if keyless {
-      let before = mapper.errors.count
-      if let injected = inject(value, chosen, into: mapped, parent: parent) {
-        key = injected
-      } else {
-        if mapper.errors.count > before { return nil }
-        key = .synthetic(transaction.nextSynthetic)
-        transaction.nextSynthetic += 1
-        warnings.append(
-          ImportWarning(
-            path: here, model: chosen.name,
-            message:
-              "a '\(chosen.name)' record has no key (\(keyNames(chosen))): made a new record; a key injector would let a re-import find it"
-          ))
-      }
-    } else {
-      key = parts.count == 1 ? parts[0] : .composite(parts)
-    }
-    // Find or make the record, and merge the attributes.
-    let record: GraphRecord
+    return (parts, keyTargets, keyless)
+  }
+
+  /// The record's key: made of its parts; for a record missing one, the key
+  /// an injector gives, else a new synthetic key (with a warning). Nil after
+  /// errors.
+  @inline(__always)
+  private mutating func recordKey(
+    _ value: JPtr, _ chosen: ModelType, _ mapped: ModelObject, parts: [RecordKey], keyless: Bool,
+    parent: Parent?
+  ) -> RecordKey? {
+    guard keyless else { return parts.count == 1 ? parts[0] : .composite(parts) }
+    let before = mapper.errors.count
+    if let injected = inject(value, chosen, into: mapped, parent: parent) { return injected }
+    if mapper.errors.count > before { return nil }
+    let key = RecordKey.synthetic(transaction.nextSynthetic)
+    transaction.nextSynthetic += 1
+    warnings.append(
+      ImportWarning(
+        path: here, model: chosen.name,
+        message:
+          "a '\(chosen.name)' record has no key (\(keyNames(chosen))): made a new record; a key injector would let a re-import find it"
+      ))
+    return key
+  }
+
+  /// Finds the record of `key` and merges the attributes into it, or makes
+  /// it; nil after errors.
+  @inline(__always)
+  private mutating func findOrMake(
+    _ mapped: ModelObject, _ chosen: ModelType, _ key: RecordKey, held: ContiguousArray<Slot>
+  ) -> GraphRecord? {
     if let existing = transaction.lookup(chosen.keyRoot, key) {
-      record = existing
       guard merge(mapped, into: existing, chosen, held: held) else { return nil }
-    } else {
-      guard complete(mapped, chosen, held: held) else { return nil }
-      guard let made = transaction.create(chosen, key, object: mapped, isStub: false) else { return nil }
-      record = made
+      return existing
     }
-    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
-    // The relationships, in property order.
+    guard complete(mapped, chosen, held: held) else { return nil }
+    return transaction.create(chosen, key, object: mapped, isStub: false)
+  }
+
+  /// Sets the record's relationships, in property order: those in its key
+  /// to the records found for the key, the others from their slots.
+  @inline(__always)
+  private mutating func applyRelations(
+    _ record: GraphRecord, _ chosen: ModelType, held: ContiguousArray<Slot>, keyTargets: [Int: GraphRecord]
+  ) {
     for index in chosen.relations where index < chosen.properties.count {
       if let target = keyTargets[index] {
         transaction.setOne(record, index, target)
@@ -201,16 +264,18 @@ struct GraphImporter {
       }
       applyRelation(record, index, chosen.properties[index], slot)
     }
-    trimSteps(to: depthOfSteps)
-    if parent != nil, mapper.errors.isEmpty {
-      let id = ObjectIdentifier(record)
-      if retainsInputs {
-        if let previous = lastInput[id] { JValue.release(previous) }
-        JValue.retain(value)
-      }
-      lastInput[id] = value
+  }
+
+  /// Keeps `value` as the input `record` last came from (retained when the
+  /// input is released element by element).
+  @inline(__always)
+  private mutating func rememberInput(_ value: JPtr, of record: GraphRecord) {
+    let id = ObjectIdentifier(record)
+    if retainsInputs {
+      if let previous = lastInput[id] { JValue.release(previous) }
+      JValue.retain(value)
     }
-    return record
+    lastInput[id] = value
   }
 
   /// Releases the inputs kept for `retainsInputs`.

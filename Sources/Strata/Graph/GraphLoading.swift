@@ -3,26 +3,45 @@ import CJansson
 /// Reads the records of a graph file into memory (migrating a file of an
 /// older schema version first), and links them.
 enum GraphLoading {
+  /// What a stored relationship holds, read while its body is alive.
+  private enum StoredLink {
+    case none, null, one(RecordKey?), many([RecordKey?])
+  }
+
   static func load(_ store: GraphStore, into memory: GraphMemory, schema: Schema) throws(StrataError) {
     let migrating = store.needsMigration
-    if migrating {
-      let gaps = Migration.gaps(schema, from: store.storedVersion)
-      if !gaps.isEmpty {
-        throw StrataError(
-          code: .argument,
-          message:
-            "the graph file was written by schema version \(store.storedVersion); the schema has no migration from version "
-            + gaps.map(String.init).joined(separator: ", "))
-      }
-    }
-    let collector = RelationCollector()
-    /// What a stored relationship holds, read while its body is alive.
-    enum StoredLink {
-      case none, null, one(RecordKey?), many([RecordKey?])
-    }
-    var pending: [(GraphRecord, [StoredLink])] = []
+    if migrating { try checkMigrations(store, schema: schema) }
     var rewritten: [JPtr] = []
     defer { for body in rewritten { JValue.release(body) } }
+    let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
+    try link(pending, in: memory, schema: schema)
+    let changes = materialize(pending, schema: schema, migrating: migrating, rewritten: &rewritten)
+    if migrating {
+      try store.write(changes)
+      try store.setVersion(schema.version)
+    }
+  }
+
+  /// Fails when the schema cannot carry the file's records from the version
+  /// they were written at: a version on the way has no migration.
+  private static func checkMigrations(_ store: GraphStore, schema: Schema) throws(StrataError) {
+    let gaps = Migration.gaps(schema, from: store.storedVersion)
+    if !gaps.isEmpty {
+      throw StrataError(
+        code: .argument,
+        message:
+          "the graph file was written by schema version \(store.storedVersion); the schema has no migration from version "
+          + gaps.map(String.init).joined(separator: ", "))
+    }
+  }
+
+  /// Reads every stored record into `memory` (unlinked), each with its
+  /// relationships as the keys it stores.
+  private static func readRecords(
+    _ store: GraphStore, into memory: GraphMemory, schema: Schema, migrating: Bool
+  ) throws(StrataError) -> [(GraphRecord, [StoredLink])] {
+    let collector = RelationCollector()
+    var pending: [(GraphRecord, [StoredLink])] = []
     // One snapshot: a reader opening the file while another process commits
     // sees the graph before or after that commit, never half of it.
     for (rootName, storedRecords) in try store.loadEverything() {
@@ -32,74 +51,121 @@ enum GraphLoading {
           message: "the graph file holds records of model '\(rootName)', which this schema does not have")
       }
       for stored in storedRecords {
-        let body = stored.body
-        guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
-          JValue.isString(modelValue),
-          var values = json_object_get(body, "values"), JValue.isObject(values)
-        else { throw damaged("the record \(stored.keyText) of '\(rootName)' has no model or values") }
-        let modelName = JValue.string(modelValue)
-        guard case .success(let type) = schema.modelType(modelName), type.keyRoot == rootType.index else {
-          throw StrataError(
-            code: .argument,
-            message:
-              "the graph file holds a '\(modelName)' record, which this schema does not have under '\(rootName)'"
-          )
-        }
-        var migrated: JPtr? = nil
-        if migrating {
-          switch Migration.run(
-            schema, values: json_deep_copy(values), model: modelName, from: store.storedVersion)
-          {
-          case .failure(let error): throw error
-          case .success(let made):
-            migrated = made
-            values = made
-          }
-        }
-        defer { if let migrated { JValue.release(migrated) } }
-        guard let key = RecordKey(json: stored.key) else {
-          throw damaged("the key \(stored.keyText) is not a key")
-        }
-        let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
-        let (mapped, errors) = mapStored(
-          values, type, isStub: isStub, at: [.name(rootName), .name(stored.keyText)], schema: schema,
+        let (record, held) = try readRecord(
+          stored, root: rootName, rootType, store: store, schema: schema, migrating: migrating,
           collector: collector)
-        guard let object = mapped, errors.isEmpty else {
-          throw StrataError(
-            errors.map { detail in
-              var located = detail
-              located.code = .io
-              located.message =
-                "the stored record does not fit the schema: \(detail.message). The schema changed since the file was written at version \(store.storedVersion): to carry its records over, raise the schema's \"version\" and add a migration (docs/schema.md#archives-and-migrations)"
-              return located
-            })
-        }
-        var held = [StoredLink](repeating: .none, count: type.properties.count)
-        func storedKey(_ slot: Slot) -> RecordKey? {
-          collector.entry(slot).flatMap { RecordKey(json: $0.value) }
-        }
-        for index in type.relations where index < object.slots.count {
-          switch object.slots[index] {
-          case .null: held[index] = .null
-          case .leaf: held[index] = .one(storedKey(object.slots[index]))
-          case .array(let elements): held[index] = .many(elements.map(storedKey))
-          default: break
-          }
-          object.slots[index].release()
-          object.slots[index] = .absent
-        }
-        collector.drop(to: 0)
-        guard
-          let record = GraphRecord(
-            key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
-          )
-        else { throw damaged("cannot hold the record \(stored.keyText)") }
-        memory.index[rootType.index, default: [:]][key] = record
+        memory.index[rootType.index, default: [:]][record.key] = record
         pending.append((record, held))
-        if case .synthetic(let id) = key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
+        if case .synthetic(let id) = record.key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
       }
     }
-    // Links: both sides of every relationship are stored, so each is set as read.
+    return pending
+  }
+
+  /// Reads one stored record of the root `rootName`: checks its model,
+  /// migrates its values when the file is older, maps them, and sets its
+  /// relationships aside.
+  private static func readRecord(
+    _ stored: GraphStore.StoredRecord, root rootName: String, _ rootType: ModelType, store: GraphStore,
+    schema: Schema, migrating: Bool, collector: RelationCollector
+  ) throws(StrataError) -> (GraphRecord, [StoredLink]) {
+    let body = stored.body
+    guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
+      JValue.isString(modelValue),
+      var values = json_object_get(body, "values"), JValue.isObject(values)
+    else { throw damaged("the record \(stored.keyText) of '\(rootName)' has no model or values") }
+    let modelName = JValue.string(modelValue)
+    guard case .success(let type) = schema.modelType(modelName), type.keyRoot == rootType.index else {
+      throw StrataError(
+        code: .argument,
+        message:
+          "the graph file holds a '\(modelName)' record, which this schema does not have under '\(rootName)'"
+      )
+    }
+    var migrated: JPtr? = nil
+    if migrating {
+      let made = try migrate(values, model: modelName, store: store, schema: schema)
+      migrated = made
+      values = made
+    }
+    defer { if let migrated { JValue.release(migrated) } }
+    guard let key = RecordKey(json: stored.key) else {
+      throw damaged("the key \(stored.keyText) is not a key")
+    }
+    let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+    let object = try mapRecord(
+      values, type, isStub: isStub, at: [.name(rootName), .name(stored.keyText)], store: store,
+      schema: schema,
+      collector: collector)
+    let held = setLinksAside(object, type, collector: collector)
+    guard
+      let record = GraphRecord(
+        key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
+      )
+    else { throw damaged("cannot hold the record \(stored.keyText)") }
+    return (record, held)
+  }
+
+  /// Migrates a copy of the stored `values` of a `model` record from the
+  /// file's version to the schema's: the migrated values, owned by the caller.
+  private static func migrate(
+    _ values: JPtr, model: String, store: GraphStore, schema: Schema
+  ) throws(StrataError) -> JPtr {
+    switch Migration.run(schema, values: json_deep_copy(values), model: model, from: store.storedVersion) {
+    case .failure(let error): throw error
+    case .success(let made): return made
+    }
+  }
+
+  /// Maps a record's stored values under `type`; values that do not fit the
+  /// schema are an `io` error that says how to carry them over.
+  private static func mapRecord(
+    _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], store: GraphStore, schema: Schema,
+    collector: RelationCollector
+  ) throws(StrataError) -> ModelObject {
+    let (mapped, errors) = mapStored(
+      values, type, isStub: isStub, at: steps, schema: schema, collector: collector)
+    guard let object = mapped, errors.isEmpty else {
+      throw StrataError(
+        errors.map { detail in
+          var located = detail
+          located.code = .io
+          located.message =
+            "the stored record does not fit the schema: \(detail.message). The schema changed since the file was written at version \(store.storedVersion): to carry its records over, raise the schema's \"version\" and add a migration (docs/schema.md#archives-and-migrations)"
+          return located
+        })
+    }
+    return object
+  }
+
+  /// Takes the relationships out of a mapped record: what each one stores
+  /// (its target keys, from `collector`), its slot left absent until linking.
+  private static func setLinksAside(
+    _ object: ModelObject, _ type: ModelType, collector: RelationCollector
+  ) -> [StoredLink] {
+    var held = [StoredLink](repeating: .none, count: type.properties.count)
+    func storedKey(_ slot: Slot) -> RecordKey? {
+      collector.entry(slot).flatMap { RecordKey(json: $0.value) }
+    }
+    for index in type.relations where index < object.slots.count {
+      switch object.slots[index] {
+      case .null: held[index] = .null
+      case .leaf: held[index] = .one(storedKey(object.slots[index]))
+      case .array(let elements): held[index] = .many(elements.map(storedKey))
+      default: break
+      }
+      object.slots[index].release()
+      object.slots[index] = .absent
+    }
+    collector.drop(to: 0)
+    return held
+  }
+
+  /// Links the records read: both sides of every relationship are stored, so
+  /// each is set as read.
+  private static func link(
+    _ pending: [(GraphRecord, [StoredLink])], in memory: GraphMemory, schema: Schema
+  ) throws(StrataError) {
     for (record, held) in pending {
       let model = record.state.model
       for index in model.relations where index < held.count {
@@ -133,6 +199,14 @@ enum GraphLoading {
         }
       }
     }
+  }
+
+  /// Makes the linked records' objects; when migrating, also their new
+  /// bodies (kept in `rewritten` for the caller to release): the changes
+  /// that rewrite the file at the schema's version.
+  private static func materialize(
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, migrating: Bool, rewritten: inout [JPtr]
+  ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
@@ -145,10 +219,7 @@ enum GraphLoading {
           GraphStore.Change(model: schema.models[record.keyRoot].name, key: record.keyJSON, body: body))
       }
     }
-    if migrating {
-      try store.write(changes)
-      try store.setVersion(schema.version)
-    }
+    return changes
   }
 
   /// Maps the values a record is stored with (canonical, relationships as

@@ -11,73 +11,102 @@ extension Mapper {
       if JValue.isNull(value) { return json_null() }
       return leaf(value, inner, owner, rules)
     case .array(let element):
-      guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }
-      depth += 1
-      defer { depth -= 1 }
-      let count = json_array_size(value)
-      var rebuilt: JPtr? = nil
-      var failed = false
-      for position in 0..<count {
-        guard let member = json_array_get(value, position) else { continue }
-        steps.append(.index(position))
-        let item = leaf(member, element, owner, rules)
-        steps.removeLast()
-        guard let item else {
-          failed = true
-          continue
-        }
-        if rebuilt == nil && item != member && !failed {
-          rebuilt = json_array()
-          for earlier in 0..<position {
-            if let kept = json_array_get(value, earlier) { _ = json_array_append(rebuilt, kept) }
-          }
-        }
-        if let rebuilt { _ = json_array_append_new(rebuilt, item) } else { JValue.release(item) }
-      }
-      if failed {
-        if let rebuilt { JValue.release(rebuilt) }
-        return nil
-      }
-      return rebuilt ?? JValue.retain(value)
+      return leafArray(value, type, element, owner, rules)
     case .dict(let element):
-      guard checkContainer(value, type, owner, JValue.isObject(value)) else { return nil }
-      depth += 1
-      defer { depth -= 1 }
-      var rebuilt: JPtr? = nil
-      var failed = false
-      var position = 0
-      JValue.forEachMember(value) { key, member in
-        steps.append(.key(key))
-        let item = leaf(member, element, owner, rules)
-        steps.removeLast()
-        defer { position += 1 }
-        guard let item else {
-          failed = true
-          return
-        }
-        if rebuilt == nil && item != member && !failed {
-          let fresh = json_object()
-          rebuilt = fresh
-          var copied = 0
-          JValue.forEachMember(value) { earlierKey, earlier in
-            if copied < position, let fresh { JValue.setMember(fresh, earlierKey, JValue.retain(earlier)) }
-            copied += 1
-          }
-        }
-        if let rebuilt {
-          JValue.setMember(rebuilt, key, item)
-        } else {
-          JValue.release(item)
-        }
-      }
-      if failed {
-        if let rebuilt { JValue.release(rebuilt) }
-        return nil
-      }
-      return rebuilt ?? JValue.retain(value)
+      return leafDict(value, type, element, owner, rules)
     default:
-      break
+      return leafScalar(value, type, owner, rules)
     }
+  }
+
+  /// An array of leaves, each mapped as `element`: the input itself when
+  /// every element passes unchanged, else a new array from the first changed
+  /// one; nil after reporting errors (every element is checked).
+  @inline(__always)
+  private mutating func leafArray(
+    _ value: JPtr, _ type: TypeRef, _ element: TypeRef, _ owner: Owner?, _ rules: ValueRules?
+  ) -> JPtr? {
+    guard checkContainer(value, type, owner, JValue.isArray(value)) else { return nil }
+    depth += 1
+    defer { depth -= 1 }
+    let count = json_array_size(value)
+    var rebuilt: JPtr? = nil
+    var failed = false
+    for position in 0..<count {
+      guard let member = json_array_get(value, position) else { continue }
+      steps.append(.index(position))
+      let item = leaf(member, element, owner, rules)
+      steps.removeLast()
+      guard let item else {
+        failed = true
+        continue
+      }
+      if rebuilt == nil && item != member && !failed {
+        rebuilt = json_array()
+        for earlier in 0..<position {
+          if let kept = json_array_get(value, earlier) { _ = json_array_append(rebuilt, kept) }
+        }
+      }
+      if let rebuilt { _ = json_array_append_new(rebuilt, item) } else { JValue.release(item) }
+    }
+    if failed {
+      if let rebuilt { JValue.release(rebuilt) }
+      return nil
+    }
+    return rebuilt ?? JValue.retain(value)
+  }
+
+  /// A dictionary of leaves, each value mapped as `element`: the input
+  /// itself when every value passes unchanged, else a new object from the
+  /// first changed one; nil after reporting errors (every value is checked).
+  @inline(__always)
+  private mutating func leafDict(
+    _ value: JPtr, _ type: TypeRef, _ element: TypeRef, _ owner: Owner?, _ rules: ValueRules?
+  ) -> JPtr? {
+    guard checkContainer(value, type, owner, JValue.isObject(value)) else { return nil }
+    depth += 1
+    defer { depth -= 1 }
+    var rebuilt: JPtr? = nil
+    var failed = false
+    var position = 0
+    JValue.forEachMember(value) { key, member in
+      steps.append(.key(key))
+      let item = leaf(member, element, owner, rules)
+      steps.removeLast()
+      defer { position += 1 }
+      guard let item else {
+        failed = true
+        return
+      }
+      if rebuilt == nil && item != member && !failed {
+        let fresh = json_object()
+        rebuilt = fresh
+        var copied = 0
+        JValue.forEachMember(value) { earlierKey, earlier in
+          if copied < position, let fresh { JValue.setMember(fresh, earlierKey, JValue.retain(earlier)) }
+          copied += 1
+        }
+      }
+      if let rebuilt {
+        JValue.setMember(rebuilt, key, item)
+      } else {
+        JValue.release(item)
+      }
+    }
+    if failed {
+      if let rebuilt { JValue.release(rebuilt) }
+      return nil
+    }
+    return rebuilt ?? JValue.retain(value)
+  }
+
+  /// A scalar leaf: null only where the type is json; a number outside
+  /// jansson's range read as the nearest double where the type is double;
+  /// then checked against its type and `rules`.
+  @inline(__always)
+  private mutating func leafScalar(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ rules: ValueRules?)
+    -> JPtr?
+  {
     if JValue.isNull(value) {
       if case .json = type { return json_null() }
       report(.null, "expected \(typeName(type)), found null", owner)
@@ -95,6 +124,16 @@ extension Mapper {
       value = real
     }
     guard let rules else { return scalar(value, type, owner, nil) }
+    return ruledScalar(value, type, owner, rules)
+  }
+
+  /// A scalar under `rules`: its enum mapping (from an input value to its
+  /// model value; canonical values must be model values), its type check,
+  /// then its validation.
+  @inline(__always)
+  private mutating func ruledScalar(_ value: JPtr, _ type: TypeRef, _ owner: Owner?, _ rules: ValueRules)
+    -> JPtr?
+  {
     var mapped: JPtr? = nil
     if mode == .json, let enumMap = rules.enumMap {
       guard let modelValue = enumMap.forward(value) else {
@@ -106,8 +145,7 @@ extension Mapper {
       report(.enumValue, "\(Self.show(value)) is not one of the enum's model values", owner)
       return nil
     }
-    let current = value
-    guard let result = mapped ?? scalar(current, type, owner, rules) else { return nil }
+    guard let result = mapped ?? scalar(value, type, owner, rules) else { return nil }
     if let validation = rules.validation, validation.checksScalars,
       let failure = validation.scalarFailure(result)
     {

@@ -96,28 +96,55 @@ extension SchemaLoader {
     }
   }
 
+  /// Reads one model: what it inherits from `base`, its own keys, its
+  /// properties, its primary key, then what it derives.
   mutating func readModel(_ model: ModelType, name: String, body: JPtr, base: ModelType?) {
     let path = ["models", name]
     guard JValue.isObject(body) else {
       fail(path, model: name, "model '\(name)' must be an object with 'properties'")
       return
     }
-    var naming = base?.naming ?? NamingRule.none
+    var claimed: [[String]: String] = [:]
+    if let base { claimed = inherit(model, from: base) }
+    let (naming, propertiesValue, primaryKeyValue) = readModelKeys(
+      model, name: name, body: body, path: path, naming: base?.naming ?? NamingRule.none)
+    guard let propertiesValue, JValue.isObject(propertiesValue) else {
+      if base == nil || json_object_get(body, "properties") != nil {
+        fail(path + ["properties"], model: name, "model '\(name)' must have 'properties', an object")
+      }
+      finishModel(model)
+      return
+    }
+    readProperties(propertiesValue, of: model, name: name, path: path, naming: naming, claimed: &claimed)
+    if let primaryKeyValue { readPrimaryKey(primaryKeyValue, of: model, name: name, path: path) }
+    finishModel(model)
+  }
+
+  /// Gives `model` what its base has (properties, naming, unknown keys,
+  /// primary key, response): the key paths the inherited properties claim.
+  private func inherit(_ model: ModelType, from base: ModelType) -> [[String]: String] {
+    var claimed: [[String]: String] = [:]
+    model.base = base
+    model.naming = base.naming
+    model.properties = base.properties
+    model.propertyIndex = base.propertyIndex
+    model.unknownKeys = base.unknownKeys
+    model.primaryKey = base.primaryKey
+    model.response = base.response
+    for spec in base.properties {
+      for keys in Self.keyLists(spec.location) { claimed[keys.map(\.name)] = spec.name }
+    }
+    return claimed
+  }
+
+  /// Reads the keys of a model's body but its properties and primary key,
+  /// which it returns with the naming rule its properties take.
+  private mutating func readModelKeys(
+    _ model: ModelType, name: String, body: JPtr, path: [String], naming inherited: NamingRule
+  ) -> (naming: NamingRule, properties: JPtr?, primaryKey: JPtr?) {
+    var naming = inherited
     var primaryKeyValue: JPtr? = nil
     var propertiesValue: JPtr? = nil
-    var claimed: [[String]: String] = [:]
-    if let base {
-      model.base = base
-      model.naming = base.naming
-      model.properties = base.properties
-      model.propertyIndex = base.propertyIndex
-      model.unknownKeys = base.unknownKeys
-      model.primaryKey = base.primaryKey
-      model.response = base.response
-      for spec in base.properties {
-        for keys in Self.keyLists(spec.location) { claimed[keys.map(\.name)] = spec.name }
-      }
-    }
     JValue.forEachMember(body) { keyBytes, value in
       let key = JValue.keyString(keyBytes)
       switch key {
@@ -154,13 +181,16 @@ extension SchemaLoader {
         }
       }
     }
-    guard let propertiesValue, JValue.isObject(propertiesValue) else {
-      if base == nil || json_object_get(body, "properties") != nil {
-        fail(path + ["properties"], model: name, "model '\(name)' must have 'properties', an object")
-      }
-      finishModel(model)
-      return
-    }
+    return (naming, propertiesValue, primaryKeyValue)
+  }
+
+  /// Reads a model's own properties: each adds to or overrides (by name) what
+  /// `model` has, and claims its key paths (two properties claiming one are
+  /// an error).
+  private mutating func readProperties(
+    _ propertiesValue: JPtr, of model: ModelType, name: String, path: [String], naming: NamingRule,
+    claimed: inout [[String]: String]
+  ) {
     JValue.forEachMember(propertiesValue) { keyBytes, value in
       let propertyName = JValue.keyString(keyBytes)
       let propertyPath = path + ["properties", propertyName]
@@ -199,31 +229,35 @@ extension SchemaLoader {
         model.properties.append(spec)
       }
     }
-    if let primaryKeyValue {
-      model.primaryKey = []
-      var names: [String] = []
-      if JValue.isString(primaryKeyValue) {
-        names = [JValue.string(primaryKeyValue)]
-      } else if JValue.isArray(primaryKeyValue), json_array_size(primaryKeyValue) > 0 {
-        for position in 0..<json_array_size(primaryKeyValue) {
-          if let element = json_array_get(primaryKeyValue, position), JValue.isString(element) {
-            names.append(JValue.string(element))
-          } else {
-            fail(path + ["primaryKey", String(position)], model: name, "a primary key names a property")
-          }
-        }
-      } else {
-        fail(path + ["primaryKey"], model: name, "'primaryKey' must be a property name or a list of them")
-      }
-      for keyName in names {
-        if let index = model.propertyIndex[keyName] {
-          model.primaryKey.append(index)
+  }
+
+  /// Reads a model's `primaryKey` (a property name or a list of them) into
+  /// the indexes of those properties, replacing an inherited one.
+  private mutating func readPrimaryKey(
+    _ primaryKeyValue: JPtr, of model: ModelType, name: String, path: [String]
+  ) {
+    model.primaryKey = []
+    var names: [String] = []
+    if JValue.isString(primaryKeyValue) {
+      names = [JValue.string(primaryKeyValue)]
+    } else if JValue.isArray(primaryKeyValue), json_array_size(primaryKeyValue) > 0 {
+      for position in 0..<json_array_size(primaryKeyValue) {
+        if let element = json_array_get(primaryKeyValue, position), JValue.isString(element) {
+          names.append(JValue.string(element))
         } else {
-          fail(path + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
+          fail(path + ["primaryKey", String(position)], model: name, "a primary key names a property")
         }
+      }
+    } else {
+      fail(path + ["primaryKey"], model: name, "'primaryKey' must be a property name or a list of them")
+    }
+    for keyName in names {
+      if let index = model.propertyIndex[keyName] {
+        model.primaryKey.append(index)
+      } else {
+        fail(path + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
       }
     }
-    finishModel(model)
   }
 
   /// Derived facts of a read model: the input keys it maps.
