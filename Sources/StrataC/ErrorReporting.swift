@@ -25,15 +25,17 @@ enum ErrorReporting {
   static func succeed(_ error: UnsafeMutableRawPointer?) {
     setList(nil)
     guard let error else { return }
-    error.assumingMemoryBound(to: strata_error_t.self).pointee = strata_error_t()
+    // one memset of the header's struct (building a strata_error_t() value
+    // and assigning it writes its text arrays field by field)
+    memset(error, 0, MemoryLayout<strata_error_t>.size)
   }
 
   /// A failed call: fills the struct with the first error and keeps them all.
   static func fail(_ failure: StrataError, _ error: UnsafeMutableRawPointer?) {
     setList(list(failure))
     guard let error else { return }
+    memset(error, 0, MemoryLayout<strata_error_t>.size)
     let out = error.assumingMemoryBound(to: strata_error_t.self)
-    out.pointee = strata_error_t()
     guard let first = failure.errors.first else { return }
     out.pointee.code = strata_code_t(UInt32(bitPattern: first.code.number))
     out.pointee.count = failure.errors.count
