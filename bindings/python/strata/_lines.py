@@ -159,3 +159,42 @@ def map_chunks(
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
+
+
+class LineIterator(Iterator[Union[Model, LineError]]):
+    """What ``Schema.map_lines`` returns: the models of the lines, one by
+    one. The C mapper ``handle`` goes when the lines end, when the iterator
+    is closed or dropped half way, and also when it is dropped before its
+    first item (a generator that never started would never run its
+    ``finally``)."""
+
+    __slots__ = ("_handle", "_items", "_started")
+
+    def __init__(self, handle: int, items: Iterator[Union[Model, LineError]]) -> None:
+        self._handle: Optional[int] = handle
+        self._items = items
+        self._started = False
+
+    def __iter__(self) -> "LineIterator":
+        return self
+
+    def __next__(self) -> Union[Model, LineError]:
+        self._started = True
+        return next(self._items)
+
+    def close(self) -> None:
+        """Stops reading: the mapper and the models not yet yielded are released."""
+        handle, self._handle = self._handle, None
+        if self._started:
+            close = getattr(self._items, "close", None)
+            if close is not None:
+                close()
+        elif handle is not None:
+            lib.strata_lines_free(handle)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+

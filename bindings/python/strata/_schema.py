@@ -22,7 +22,7 @@ from ._handles import (
     take_json,
     take_string,
 )
-from ._lines import line_chunks, map_chunks
+from ._lines import LineIterator, line_chunks, map_chunks
 from ._model import Model, adopt_model, model_adopter
 from ._native import lib, model_p, strata_error_t, text
 from ._pickling import references, restore, set_loader
@@ -256,7 +256,7 @@ class Schema:
         handle = lib.strata_lines_new(self._handle, name, max_line_length or 0, byref(error))
         if not handle:
             raise MappingError(last_errors(error), f"cannot map lines of {model!r}")
-        return map_chunks(handle, line_chunks(source), on_error == "raise", model_adopter(self))
+        return LineIterator(handle, map_chunks(handle, line_chunks(source), on_error == "raise", model_adopter(self)))
 
     def map_response(
         self,

@@ -140,3 +140,32 @@ def test_several_bad_lines_in_one_chunk_keep_their_order() -> None:
         "type",
         "syntax",
     ]
+
+
+def test_a_map_lines_never_iterated_frees_its_mapper(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a generator that never started never runs its finally: the iterator
+    # map_lines returns frees the C mapper itself when it goes
+    import gc
+
+    from strata import _native
+
+    freed: List[int] = []
+    real = _native.lib.strata_lines_free
+
+    def counting(handle: int) -> None:
+        freed.append(handle)
+        real(handle)
+
+    monkeypatch.setattr(_native.lib, "strata_lines_free", counting)
+    lines = SCHEMA.map_lines("Issue", b'{"number": 1}\n')
+    del lines
+    gc.collect()
+    assert len(freed) == 1
+    started = SCHEMA.map_lines("Issue", b'{"number": 1}\n{"number": 2}\n')
+    assert next(started)["number"] == 1
+    started.close()
+    gc.collect()
+    assert len(freed) == 2  # closed half way: freed once, by the lines' own finally
+    assert [m["number"] for m in SCHEMA.map_lines("Issue", b'{"number": 3}\n')] == [3]
+    gc.collect()
+    assert len(freed) == 3
