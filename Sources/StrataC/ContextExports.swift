@@ -18,7 +18,6 @@ extension Handles {
     guard let handle else { return nil }
     return Unmanaged<GraphContext>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
   }
-
 }
 
 /// Opens a graph context on a schema: in memory (`path` NULL) or on an SQLite file.

@@ -121,29 +121,35 @@ package final class GraphContext: @unchecked Sendable {
     ImportOutcome, StrataError
   > {
     changingLocked { () -> Result<ImportOutcome, StrataError> in
-      let type: ModelType
-      switch recordType(model) {
-      case .failure(let error): return .failure(error)
-      case .success(let found): type = found
-      }
-      let shape: ResponseShape
-      switch schema.responseShape(type, request.response) {
-      case .failure(let error): return .failure(error)
-      case .success(let found): shape = found
-      }
-      var importer = GraphImporter(schema: schema, memory: memory)
-      importer.tracksSeen = request.orphans != nil
-      let records = importer.importResponse(response, type: type, root: shape.root)
-      // the metadata is a plain model (never a record of the graph), mapped
-      // as map_response maps it; its errors fail the import as the records' do
-      var metadata: ModelObject? = nil
-      if let meta = shape.meta, meta.model >= 0, meta.model < schema.models.count {
-        var mapper = Mapper(schema: schema, mode: .json)
-        metadata = mapper.mapMetadata(response, type: schema.models[meta.model], location: meta.location)
-        importer.mapper.errors += mapper.errors
-      }
-      return finish(&importer, records, request, metadata: metadata)
+      importTarget(model, request).flatMap { importResolved($0.type, $0.shape, response, request) }
     }
+  }
+
+  /// The record model named `model` and where its records and metadata sit
+  /// in a response, with the request's root and meta over the model's.
+  private func importTarget(_ model: String, _ request: ImportRequest) -> Result<
+    (type: ModelType, shape: ResponseShape), StrataError
+  > {
+    recordType(model).flatMap { type in schema.responseShape(type, request.response).map { (type, $0) } }
+  }
+
+  /// Imports the records of `type` in `response` (borrowed) where `shape`
+  /// places them, with the metadata; the caller holds the change lock.
+  private func importResolved(
+    _ type: ModelType, _ shape: ResponseShape, _ response: JPtr, _ request: ImportRequest
+  ) -> Result<ImportOutcome, StrataError> {
+    var importer = GraphImporter(schema: schema, memory: memory)
+    importer.tracksSeen = request.orphans != nil
+    let records = importer.importResponse(response, type: type, root: shape.root)
+    // the metadata is a plain model (never a record of the graph), mapped
+    // as map_response maps it; its errors fail the import as the records' do
+    var metadata: ModelObject? = nil
+    if let meta = shape.metadata(in: schema) {
+      var mapper = Mapper(schema: schema, mode: .json)
+      metadata = mapper.mapMetadata(response, type: meta.type, location: meta.location)
+      importer.mapper.errors += mapper.errors
+    }
+    return finish(&importer, records, request, metadata: metadata)
   }
 
   /// Imports a top-level array of records of `model` read element by
@@ -538,15 +544,11 @@ extension GraphContext {
   {
     if let streamed = importElements(model, bytes, request) { return streamed }
     var parsed: JPtr? = nil
-    // one parse builds the records and the metadata; options that do not
-    // resolve take jansson's path, and importValue reports them
-    if case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty,
-      case .success(let shape) = schema.responseShape(type, request.response)
-    {
-      let meta = shape.meta.flatMap { spec in
-        spec.model >= 0 && spec.model < schema.models.count
-          ? (spec.location.keys, schema.models[spec.model]) : nil
-      }
+    // one parse builds the records and the metadata; a model or options
+    // that do not resolve take jansson's path, and importValue reports them
+    let target = try? importTarget(model, request).get()
+    if let (type, shape) = target {
+      let meta = shape.metadata(in: schema).map { ($0.location.keys, $0.type) }
       parsed = ResponsePlan(schema: schema, records: type, root: shape.root?.keys ?? [], meta: meta).parse(
         bytes)
     }
@@ -560,6 +562,9 @@ extension GraphContext {
       return .failure(StrataError(code: .syntax, message: "cannot parse the input"))
     }
     defer { JValue.release(value) }
-    return importValue(model, value, request)
+    guard let (type, shape) = target else { return importValue(model, value, request) }
+    return changingLocked { () -> Result<ImportOutcome, StrataError> in
+      importResolved(type, shape, value, request)
+    }
   }
 }

@@ -4,7 +4,9 @@
 /// libstrata.so; Benchmarks/README.md, "Footprint").
 extension String {
   /// True when `part` occurs in the text.
-  func holds(_ part: String) -> Bool { firstOffset(of: Array(part.utf8), in: Array(utf8), from: 0) != nil }
+  func holds(_ part: String) -> Bool {
+    Self.firstOffset(of: Array(part.utf8), in: Array(utf8), from: 0) != nil
+  }
 
   /// The text with every occurrence of `part` (not empty) replaced by `replacement`.
   func replacingEvery(_ part: String, with replacement: String) -> String {
@@ -14,7 +16,7 @@ extension String {
     var out: [UInt8] = []
     out.reserveCapacity(bytes.count)
     var start = 0
-    while let found = firstOffset(of: needle, in: bytes, from: start) {
+    while let found = Self.firstOffset(of: needle, in: bytes, from: start) {
       out += bytes[start..<found]
       out += replacement.utf8
       start = found + needle.count
@@ -24,7 +26,7 @@ extension String {
   }
 
   /// The first offset at or after `start` where `needle` begins in `bytes`.
-  private func firstOffset(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+  private static func firstOffset(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
     guard !needle.isEmpty, bytes.count >= needle.count, start <= bytes.count - needle.count else {
       return needle.isEmpty ? start : nil
     }

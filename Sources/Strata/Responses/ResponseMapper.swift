@@ -44,9 +44,7 @@ extension Schema {
     case .failure(let error): return .failure(error)
     }
     if pruned {
-      let meta = shape.meta.flatMap { spec in
-        spec.model >= 0 && spec.model < models.count ? (spec.location.keys, models[spec.model]) : nil
-      }
+      let meta = shape.metadata(in: self).map { ($0.location.keys, $0.type) }
       let root = shape.root?.keys ?? []
       if let objects = DirectReader.response(bytes, type, root: root, meta: meta, in: self) {
         return .success(objects)
@@ -182,8 +180,8 @@ extension Mapper {
   mutating func mapResponse(_ response: JPtr, _ type: ModelType, _ shape: ResponseShape) -> ResponseObjects {
     let records = mapRecords(response, type: type, root: shape.root)
     var metadata: ModelObject? = nil
-    if let meta = shape.meta, meta.model >= 0, meta.model < schema.models.count {
-      metadata = mapMetadata(response, type: schema.models[meta.model], location: meta.location)
+    if let meta = shape.metadata(in: schema) {
+      metadata = mapMetadata(response, type: meta.type, location: meta.location)
     }
     return ResponseObjects(records: records, metadata: metadata)
   }

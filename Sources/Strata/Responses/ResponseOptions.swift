@@ -7,6 +7,12 @@ struct ResponseShape: Sendable {
   var root: ResponseLocation? = nil
   /// Where the metadata sits and the model it maps onto; nil: no metadata.
   var meta: ResponseMetaSpec? = nil
+
+  /// The metadata's location and model type in `schema`; nil when there is no metadata.
+  func metadata(in schema: Schema) -> (location: ResponseLocation, type: ModelType)? {
+    guard let meta, meta.model >= 0, meta.model < schema.models.count else { return nil }
+    return (meta.location, schema.models[meta.model])
+  }
 }
 
 /// One location in a response: the keys to follow from its top.
