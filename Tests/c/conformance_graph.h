@@ -265,7 +265,7 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
     const json_t *injectors = json_object_get(c, "keyInjectors");
     strata_schema_builder_t *builder;
     strata_schema_t *schema;
-    strata_context_t *context;
+    strata_context_t *context, *other = NULL;
     strata_error_t err;
     char folder[] = "/tmp/strata-graph-conformance-XXXXXX", path[128], sibling[160];
     const char *model;
@@ -300,10 +300,26 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
         report_unexpected_failure(file, name, "opening the context");
     } else {
         for (i = 0; i < json_array_size(steps) && context != NULL; i++) {
+            const json_t *step = json_array_get(steps, i);
             char label[32];
             snprintf(label, sizeof label, "step %zu", i);
-            context = graph_step(file, name, label, schema, context, path[0] ? path : NULL,
-                                 json_array_get(steps, i));
+            if (json_is_true(json_object_get(step, "reopen")) && other != NULL) {
+                strata_context_close(other);
+                strata_context_decref(other);
+                other = NULL;
+            }
+            if (json_is_true(json_object_get(step, "other"))) {
+                /* a second context on the same file, opened when first named */
+                if (other == NULL)
+                    other = strata_context_open(schema, path[0] ? path : NULL, &err);
+                if (other == NULL) {
+                    report_unexpected_failure(file, name, "opening the other context");
+                    break;
+                }
+                other = graph_step(file, name, label, schema, other, path[0] ? path : NULL, step);
+            } else {
+                context = graph_step(file, name, label, schema, context, path[0] ? path : NULL, step);
+            }
             /* the graph's invariants hold after every step, failed or not */
             if (context != NULL && strata_context_check(context, &err) != 0) {
                 json_t *broken = strata_errors();
@@ -312,6 +328,10 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
                 free(d);
                 json_decref(broken);
             }
+        }
+        if (other != NULL) {
+            strata_context_close(other);
+            strata_context_decref(other);
         }
         strata_context_close(context);
         strata_context_decref(context);

@@ -61,6 +61,9 @@ enum GraphCommit {
         }
       }
       if !changes.isEmpty { try store.write(changes) }
+      // the change is in the file (committed, when a transaction holds the
+      // file's write lock around the whole change) before memory takes it
+      try store.connection.commitNow()
     }
     var counts = Counts()
     var created: [String: Int] = [:]

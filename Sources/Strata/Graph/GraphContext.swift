@@ -23,6 +23,9 @@ package final class GraphContext: @unchecked Sendable {
   /// True while an import or delete runs (a callback may read, not change).
   private var changing = false
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// The file's `data_version` when memory was last read from it: another
+  /// connection's commit changes it, and memory is then read again.
+  private var seenVersion: Int64 = 0
 
   /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
   /// file at `path` (created when missing), whose records are read in.
@@ -39,6 +42,8 @@ package final class GraphContext: @unchecked Sendable {
       do throws(StrataError) {
         let opened = try GraphStore(path: file, schemaVersion: schema.version)
         store = opened
+        // read before the records: a commit in between is found by the next call
+        seenVersion = try opened.connection.dataVersion()
         try GraphLoading.load(opened, into: memory, schema: schema)
       } catch {
         store?.close()
@@ -55,15 +60,23 @@ package final class GraphContext: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  /// Runs `body` under the lock, refusing a closed context.
+  /// Runs `body` under the lock, refusing a closed context, after reading
+  /// the file again when another connection wrote it (see `refresh`).
   func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    if !changing {
+      do throws(StrataError) { try refresh() } catch { return .failure(error) }
+    }
     return body()
   }
 
-  /// Runs a change under the lock; a change from inside another (a callback) is refused.
+  /// Runs a change under the lock; a change from inside another (a callback)
+  /// is refused. On a file, the change runs inside one write transaction
+  /// that holds the file's write lock from before memory is brought up to
+  /// date until its commit: two contexts, threads or processes writing one
+  /// file take turns, and each builds on what the other committed.
   private func changingLocked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     locked { () -> Result<R, StrataError> in
       if changing {
@@ -73,8 +86,38 @@ package final class GraphContext: @unchecked Sendable {
       }
       changing = true
       defer { changing = false }
-      return body()
+      guard let store, !store.isReadOnly else { return body() }
+      do throws(StrataError) {
+        return .success(
+          try store.connection.writeTransaction { () throws(StrataError) -> R in
+            try refresh()
+            return try body().get()
+          })
+      } catch {
+        return .failure(error)
+      }
     }
+  }
+
+  /// Reads the file again when another connection committed to it since
+  /// memory was read (its `data_version` moved): records keep their
+  /// identity (`GraphMemory.replace`), records gone from the file are
+  /// deleted. A file migrated meanwhile to a newer schema version is an
+  /// `argument` error.
+  private func refresh() throws(StrataError) {
+    guard let store else { return }
+    let version = try store.connection.dataVersion()
+    if version == seenVersion { return }
+    try store.checkVersionUnchanged()
+    let fresh = GraphMemory()
+    do throws(StrataError) {
+      try GraphLoading.load(store, into: fresh, schema: schema)
+    } catch {
+      fresh.clear()
+      throw error
+    }
+    memory.replace(with: fresh)
+    seenVersion = version
   }
 
   /// Closes the context: the file is closed and every later call is an
@@ -165,8 +208,7 @@ package final class GraphContext: @unchecked Sendable {
       request.root == nil || request.root == ""
     else { return nil }
     let plan = schema.parsePlans.plan(type, in: schema)
-    var result: Result<ImportOutcome, StrataError>? = nil
-    _ = changingLocked { () -> Result<Void, StrataError> in
+    let outcome = changingLocked { () -> Result<ImportOutcome?, StrataError> in
       var importer = GraphImporter(schema: schema, memory: memory)
       importer.tracksSeen = request.orphans != nil
       importer.retainsInputs = true
@@ -176,12 +218,13 @@ package final class GraphContext: @unchecked Sendable {
         if let record = importer.importElement(element, type, position: position) { records.append(record) }
         JValue.release(element)
       }
-      if streamed == true {
-        result = finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request)
-      }
-      return .success(())
+      guard streamed == true else { return .success(nil) }
+      return finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request).map { $0 }
     }
-    return result
+    switch outcome {
+    case .failure(let error): return .failure(error)
+    case .success(let finished): return finished.map { .success($0) }
+    }
   }
 
   /// The end of an import: the orphan rules, then the commit.

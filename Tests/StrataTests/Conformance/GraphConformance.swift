@@ -63,6 +63,9 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
     Issue.record("the context did not open: \(error)")
     return true
   }
+  // a second context on the same file, opened when a step first names it
+  var other: Context? = nil
+  defer { other?.close() }
   for (position, step) in steps.enumerated() {
     let label = "step \(position)"
     // The graph's invariants hold after every step, failed or not.
@@ -70,7 +73,17 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
       do { try context.check() } catch { Issue.record("\(label): graph invariants broken: \(error)") }
     }
     do {
-      try runGraphStep(step, &context, schema: schema, path: path, label: label)
+      if step["reopen"] == .bool(true), let open = other {
+        open.close()
+        other = nil
+      }
+      if step["other"] == .bool(true) {
+        if other == nil { other = try Context(schema: schema, path: path) }
+        guard var second = other else { continue }
+        try runGraphStep(step, &second, schema: schema, path: path, label: label)
+      } else {
+        try runGraphStep(step, &context, schema: schema, path: path, label: label)
+      }
     } catch {
       if let expected = step["errors"] {
         if let problem = compareErrors(expected, error.errors) { Issue.record("\(label): \(problem)") }

@@ -103,21 +103,30 @@ def run_graph_case(case: Dict[str, Any], schema_doc: Any) -> bool:
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "graph.db") if case.get("file") else None
         context = schema.context(path)
+        # a second context on the same file, opened when a step first names it
+        other: Optional[strata.Context] = None
         try:
             for position, step in enumerate(case["graph"]):
                 label = f"step {position}"
+                if step.get("other") and other is None:
+                    other = schema.context(path)
+                target = other if step.get("other") else context
+                assert target is not None
                 if step.get("reopen"):
                     context.close()
+                    if other is not None:
+                        other.close()
+                        other = None
                     context = schema.context(path)
                 elif "errors" in step:
                     with pytest.raises(strata.MappingError) as failure:
-                        _step(step, context, label)
+                        _step(step, target, label)
                     problem = errors_difference(step["errors"], failure.value.errors)
                     if problem:
                         pytest.fail(f"{label}: errors differ:\n{problem}")
                 else:
                     try:
-                        _step(step, context, label)
+                        _step(step, target, label)
                     except strata.StrataError as exc:
                         pytest.fail(f"{label} failed:\n{exc}")
                 # the graph's invariants hold after every step, failed or not
@@ -127,4 +136,6 @@ def run_graph_case(case: Dict[str, Any], schema_doc: Any) -> bool:
                     pytest.fail(f"{label}: graph invariants broken:\n{exc}")
         finally:
             context.close()
+            if other is not None:
+                other.close()
     return True

@@ -514,3 +514,55 @@ def test_a_file_whose_records_no_longer_fit_the_schema_says_how_to_carry_them_ov
         strata.Schema(changed).context(path)
     assert failure.value.errors[0]["code"] == "io"
     assert 'raise the schema\'s "version" and add a migration' in failure.value.errors[0]["message"]
+
+
+_WRITER = """
+import json, sys
+import strata
+schema = strata.Schema(json.loads(sys.argv[1]))
+with schema.context(sys.argv[2]) as ctx:
+    first = int(sys.argv[3])
+    for post in range(first, first + 50):
+        ctx.import_("Post", {"id": post, "title": str(post), "author": {"id": 7, "name": "Ann"}})
+"""
+
+
+def test_processes_importing_into_one_file_lose_nothing(tmp_path: Path) -> None:
+    """Two processes, 50 imports each of posts by one author: every post is
+    in the author's list (before, 201 posts left a list of 101)."""
+    db = tmp_path / "g.db"
+    strata.Schema(SCHEMA).context(str(db)).close()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    writers = [
+        subprocess.Popen([sys.executable, "-c", _WRITER, json.dumps(SCHEMA), str(db), str(first)], env=env,
+                         stderr=subprocess.PIPE, text=True)
+        for first in (1, 1001)
+    ]
+    for writer in writers:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err
+    with strata.Schema(SCHEMA).context(str(db)) as ctx:
+        ctx.check()
+        assert ctx.count("Post") == 100
+        assert sorted(post.key for post in ctx.get("User", 7)["posts"]) == [*range(1, 51), *range(1001, 1051)]
+
+
+@pytest.mark.skipif(not CLI.exists(), reason="build/strata is built by scripts/build")
+def test_concurrent_cli_imports_keep_both_sides(tmp_path: Path) -> None:
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(SCHEMA))
+    db = tmp_path / "g.db"
+    pages = []
+    for page in range(4):
+        data = tmp_path / f"page{page}.json"
+        data.write_text(json.dumps([{"id": page * 100 + n, "author": {"id": 7}} for n in range(30)]))
+        pages.append(data)
+    runs = [subprocess.Popen([str(CLI), "import", str(schema_file), "Post", str(page), "--db", str(db)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for page in pages]
+    for run in runs:
+        _, err = run.communicate(timeout=120)
+        assert run.returncode == 0, err
+    with strata.Schema(SCHEMA).context(str(db)) as ctx:
+        ctx.check()
+        assert ctx.count("Post") == 120
+        assert len(ctx.get("User", 7)["posts"]) == 120

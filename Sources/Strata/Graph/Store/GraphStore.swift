@@ -111,6 +111,21 @@ package final class GraphStore {
     storedVersion = version
   }
 
+  /// Checks, after another connection wrote the file, that it still holds
+  /// records of the schema version it was opened at: a file another process
+  /// migrated to a newer version is an `argument` error.
+  package func checkVersionUnchanged() throws(StrataError) {
+    let version = try Self.readMeta(connection)
+    if version > schemaVersion {
+      throw SQLiteError.store(
+        .argument,
+        "another process migrated the graph file to schema version \(version), newer than this schema's "
+          + "version \(schemaVersion): open it with the newer schema",
+        path: path)
+    }
+    storedVersion = version
+  }
+
   // MARK: the tables
 
   /// Creates the tables in a new database, or checks an existing one;

@@ -39,6 +39,8 @@ package final class SQLiteConnection {
   private var handle: OpaquePointer?
   /// Prepared statements by SQL text.
   private var statements: [String: SQLiteStatement] = [:]
+  /// True while a write transaction this connection began is open.
+  private var openWrites = false
 
   /// True for an in-memory database.
   package var isMemory: Bool { path == ":memory:" }
@@ -213,30 +215,55 @@ package final class SQLiteConnection {
   /// Runs `body` in one write transaction: `BEGIN IMMEDIATE` (takes the write
   /// lock at once, waiting up to the busy timeout), then `COMMIT`. If `body`
   /// or the commit fails, the transaction is rolled back, so the file is
-  /// exactly as before, and the first error is thrown. Transactions do not nest.
+  /// exactly as before, and the first error is thrown. Inside a write
+  /// transaction of this connection, `body` runs as part of it (the outer
+  /// one commits or rolls back); inside a read transaction, it is refused.
   package func writeTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
-    try transaction("BEGIN IMMEDIATE", "a write transaction", body)
+    try transaction(writes: true, body)
   }
 
   /// Runs `body` in one read transaction (`BEGIN` ... `COMMIT`): every read
   /// in it sees one snapshot of the file, whatever other connections commit
-  /// meanwhile (WAL). Transactions do not nest.
+  /// meanwhile (WAL). Inside a transaction of this connection, `body` runs
+  /// as part of it.
   package func readTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
-    try transaction("BEGIN", "a transaction", body)
+    try transaction(writes: false, body)
   }
 
-  /// `begin`, `body`, `COMMIT`; rolled back when `body` or the commit fails.
-  private func transaction<R>(_ begin: String, _ kind: String, _ body: () throws(StrataError) -> R)
-    throws(StrataError) -> R
-  {
+  /// Commits the open transaction now, if there is one (`body` of a
+  /// transaction may end it early: what follows in `body` must not write).
+  /// A failing commit is thrown, and the transaction rolled back by the
+  /// enclosing `writeTransaction`.
+  package func commitNow() throws(StrataError) {
+    if inTransaction { try execute("COMMIT") }
+  }
+
+  /// The counter SQLite changes when another connection (of this process
+  /// or another) commits to the file (`PRAGMA data_version`): equal values
+  /// mean nobody else wrote in between. Commits of this connection leave it.
+  package func dataVersion() throws(StrataError) -> Int64 {
+    try withStatement("PRAGMA data_version") { (statement) throws(StrataError) -> Int64 in
+      try statement.step() ? statement.int64(0) : 0
+    }
+  }
+
+  /// `BEGIN` (`BEGIN IMMEDIATE` when `writes`), `body`, `COMMIT`; rolled
+  /// back when `body` or the commit fails. Nested: `body` alone.
+  private func transaction<R>(writes: Bool, _ body: () throws(StrataError) -> R) throws(StrataError) -> R {
     _ = try live()
     if inTransaction {
-      throw SQLiteError.store(.argument, "\(kind) is already open on this connection", path: path)
+      if writes && !openWrites {
+        throw SQLiteError.store(
+          .argument, "a write transaction cannot start inside a read transaction", path: path)
+      }
+      return try body()
     }
-    try execute(begin)
+    try execute(writes ? "BEGIN IMMEDIATE" : "BEGIN")
+    openWrites = writes
+    defer { openWrites = false }
     do {
       let value = try body()
-      try execute("COMMIT")
+      if inTransaction { try execute("COMMIT") }
       return value
     } catch {
       rollback()
