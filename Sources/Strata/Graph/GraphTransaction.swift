@@ -208,6 +208,7 @@ struct GraphTransaction {
     if backRelation.toMany {
       edit(target) { state in
         if case .many(var list) = state.links[back] {
+          state.links[back] = .absent  // the list's only owner: appended in place, not copied
           list.append(record)
           state.links[back] = .many(list)
         } else {
@@ -246,14 +247,23 @@ struct GraphTransaction {
       {
         emptied.append((record, property, target))
       }
-    case .many(let list) where list.contains(target):
+    case .many:
+      // the membership test lets go of its copy of the list before the edit
+      guard listHolds(record, property, target) else { return }
       edit(record) { state in
-        var changed = list
+        guard case .many(var changed) = state.links[property] else { return }
+        state.links[property] = .absent  // the list's only owner: changed in place, not copied
         changed.remove(target)
         state.links[property] = .many(changed)
       }
     default: return
     }
+  }
+
+  /// True when `record`'s to-many `property` holds `target`.
+  private func listHolds(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) -> Bool {
+    if case .many(let list) = link(record, property) { return list.contains(target) }
+    return false
   }
 
   // MARK: deleting

@@ -27,6 +27,14 @@ final class RelationCollector: RelationHolder {
   private(set) var pending: [Pending] = []
   /// The number of steps of the object being mapped (its path in the input).
   var base = 0
+  /// Where each value of `pending[..<indexed]` is (the newest of repeats),
+  /// made once the stack is long (a list of many keys): a search from the
+  /// newest would make a list of n keys cost n^2/2 comparisons.
+  private var positions: [JPtr: Int] = [:]
+  /// How many entries `positions` covers.
+  private var indexed = 0
+  /// Below this many entries, `entry(_:)` searches; above, it indexes.
+  private static let searchLimit = 16
 
   /// Sets `value` aside: the placeholder slot.
   func hold(_ value: JPtr, steps: [PathStep], model: Int) -> Slot {
@@ -47,6 +55,14 @@ final class RelationCollector: RelationHolder {
   /// object's own entries are the last ones when it is resolved).
   func entry(_ slot: Slot) -> Pending? {
     guard case .leaf(let value) = slot else { return nil }
+    if pending.count > Self.searchLimit {
+      while indexed < pending.count {
+        positions[pending[indexed].value] = indexed
+        indexed += 1
+      }
+      if let position = positions[value] { return pending[position] }
+      // not indexed: a repeat whose newer copy was dropped, or no entry
+    }
     var index = pending.count - 1
     while index >= 0 {
       if pending[index].value == value { return pending[index] }
@@ -60,6 +76,13 @@ final class RelationCollector: RelationHolder {
 
   /// Drops the entries set aside since `mark`.
   func drop(to mark: Int) {
-    if mark >= 0 && mark < pending.count { pending.removeSubrange(mark...) }
+    guard mark >= 0 && mark < pending.count else { return }
+    if mark < indexed {
+      for position in mark..<indexed where positions[pending[position].value] == position {
+        positions[pending[position].value] = nil
+      }
+      indexed = mark
+    }
+    pending.removeSubrange(mark...)
   }
 }
