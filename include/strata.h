@@ -85,7 +85,8 @@ typedef enum strata_code {
     STRATA_ERROR_ARGUMENT = 13,  /* "argument": a NULL or invalid argument, an unknown name */
     STRATA_ERROR_IO = 14,        /* "io": a file could not be read */
     STRATA_ERROR_DENY = 15,      /* "deny": a graph change refused by a relationship's deleteRule */
-    STRATA_ERROR_OOM = 16        /* "oom": memory ran out (an allocation failed); nothing changed */
+    STRATA_ERROR_OOM = 16,       /* "oom": memory ran out (an allocation failed); nothing changed */
+    STRATA_ERROR_PROPERTY = 17   /* "property": a query names a property its model does not have */
 } strata_code_t;
 
 /** How deep models, arrays and dictionaries may nest in mapped input. */
@@ -969,6 +970,35 @@ strata_model_t **strata_context_all(strata_context_t *context, const char *model
 
 /** The number of records of `model` (and its subtypes), or -1 on error. */
 long long strata_context_count(strata_context_t *context, const char *model, strata_error_t *error);
+
+/**
+ * The records of `model` (and its subtypes) that `query` selects, in its
+ * order (docs/graph.md#queries). `query` (borrowed; NULL or null: every
+ * record, in key order) is one JSON object:
+ *
+ *   {"where": {"user.name": "ann", "retweetCount": {">=": 10}},
+ *    "order_by": ["-createdAt", "id"], "limit": 20, "offset": 0, "stubs": true}
+ *
+ * `where` maps property names and key paths (through relationships; through
+ * a to-many one, any of its records) to a value (equality; null: no value)
+ * or an operator object (==, !=, <, <=, >, >=, in, prefix, contains, null),
+ * and takes "and", "or" (lists) and "not". `order_by` names properties
+ * (through to-one relationships), "-" first for descending; ties are
+ * broken by key. Values are read as the property reads canonical values (a
+ * relationship: the related record's key). An unknown property is a
+ * "property" error, a value of the wrong type a "type" error, each with the
+ * JSON Pointer of its place in the query.
+ *
+ * Return value: an array of `*count` new references (release each and
+ * strata_free() the array), or NULL on error.
+ */
+strata_model_t **strata_context_query(strata_context_t *context, const char *model, json_t *query,
+                                      size_t *count, strata_error_t *error);
+
+/** The number of records strata_context_query() would give for `query`
+    (borrowed), or -1 on error. */
+long long strata_context_query_count(strata_context_t *context, const char *model, json_t *query,
+                                     strata_error_t *error);
 
 /** A flag of strata_context_all_flags() and strata_context_count_flags():
     leave out stubs (records known by their key only, strata_record_is_stub()). */

@@ -135,6 +135,37 @@ public func strata_context_count_flags(
   }
 }
 
+/// The records of `model` a query object (borrowed; NULL: all) selects, in its order.
+@_cdecl("strata_context_query")
+public func strata_context_query(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ query: UnsafeMutablePointer<json_t>?,
+  _ count: UnsafeMutablePointer<Int>?, _ error: UnsafeMutableRawPointer?
+) -> UnsafeMutablePointer<OpaquePointer?>? {
+  deepCall { () -> UnsafeMutablePointer<OpaquePointer?>? in
+    count?.pointee = 0
+    guard let engine = Handles.context(context), let name = Handles.string(model), let count else {
+      ErrorReporting.fail(.argument, "the context, the model name or the count pointer is NULL", error)
+      return nil
+    }
+    return engine.query(name, query).toC(error, count: count)
+  }
+}
+
+/// The number of records a query object (borrowed; NULL: all) selects, or -1 on error.
+@_cdecl("strata_context_query_count")
+public func strata_context_query_count(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ query: UnsafeMutablePointer<json_t>?,
+  _ error: UnsafeMutableRawPointer?
+) -> Int64 {
+  deepCall { () -> Int64 in
+    guard let engine = Handles.context(context), let name = Handles.string(model) else {
+      ErrorReporting.fail(.argument, "the context or the model name is NULL", error)
+      return -1
+    }
+    return engine.queryCount(name, query).toC(error, failed: -1) { Int64($0) }
+  }
+}
+
 /// Deletes a record; 0 on success, -1 on error.
 @_cdecl("strata_context_delete")
 public func strata_context_delete(

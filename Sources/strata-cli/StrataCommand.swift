@@ -48,6 +48,9 @@ enum StrataCommand {
     Subcommand(
       name: "get", summary: "Print a record of a graph file by its key.",
       usage: GetCommand.usage, run: { GetCommand.run(Usage.parse($0, GetCommand.usage)) }),
+    Subcommand(
+      name: "query", summary: "Print the records of a graph file that a query selects, as JSON lines.",
+      usage: QueryCommand.usage, run: { QueryCommand.run(Usage.parse($0, QueryCommand.usage)) }),
   ]
 
   /// `strata --help`.

@@ -83,6 +83,7 @@ static inline const char *check_code_name(strata_code_t code) {
     case STRATA_ERROR_IO: return "io";
     case STRATA_ERROR_DENY: return "deny";
     case STRATA_ERROR_OOM: return "oom";
+    case STRATA_ERROR_PROPERTY: return "property";
     }
     return "?";
 }

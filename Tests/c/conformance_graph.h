@@ -214,6 +214,39 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
             fail_values(file, name, what, is, actual);
             json_decref(actual);
         }
+    } else if (json_is_string(json_object_get(step, "query"))) {
+        /* the query object: the step's where, order_by, limit, offset and stubs */
+        const char *model = json_string_value(json_object_get(step, "query"));
+        const char *members[] = {"where", "order_by", "limit", "offset", "stubs"};
+        json_t *query = json_object(), *keys;
+        size_t listed = 0, r, m;
+        strata_model_t **records;
+        long long counted;
+        for (m = 0; m < sizeof members / sizeof members[0]; m++) {
+            json_t *member = json_object_get(step, members[m]);
+            if (member != NULL)
+                json_object_set(query, members[m], member);
+        }
+        records = strata_context_query(context, model, query, &listed, &err);
+        if (records == NULL) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        } else {
+            keys = json_array();
+            for (r = 0; r < listed; r++) {
+                json_array_append_new(keys, strata_record_key(records[r]));
+                strata_model_decref(records[r]);
+            }
+            strata_free(records);
+            snprintf(what, sizeof what, "%s: records", label);
+            if (!json_equal(keys, json_object_get(step, "records")))
+                fail_values(file, name, what, json_object_get(step, "records"), keys);
+            json_decref(keys);
+            counted = strata_context_query_count(context, model, query, &err);
+            if (counted != (long long)listed)
+                fail(file, name, "%s: query_count %lld, the query gave %zu", label, counted, listed);
+        }
+        json_decref(query);
     } else if (json_is_true(json_object_get(step, "reopen"))) {
         strata_context_close(context);
         strata_context_decref(context);

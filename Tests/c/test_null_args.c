@@ -590,6 +590,21 @@ int main(void) {
         CHECK_ARG(strata_context_all_flags(context, NULL, STRATA_SKIP_STUBS, &n, &err) == NULL);
         CHECK_ARG(strata_context_all_flags(context, "User", STRATA_SKIP_STUBS, NULL, &err) == NULL);
         CHECK_ARG(strata_context_count(context, NULL, &err) == -1);
+        CHECK_ARG(strata_context_query(NULL, "User", NULL, &n, &err) == NULL);
+        CHECK_ARG(strata_context_query(context, NULL, NULL, &n, &err) == NULL);
+        CHECK_ARG(strata_context_query(context, "User", NULL, NULL, &err) == NULL);
+        CHECK_ARG(strata_context_query_count(NULL, "User", NULL, &err) == -1);
+        CHECK_ARG(strata_context_query_count(context, NULL, NULL, &err) == -1);
+        {
+            /* a NULL query is every record, in key order */
+            strata_model_t **all = strata_context_query(context, "User", NULL, &n, &err);
+            size_t r;
+            CHECK(all != NULL && err.code == STRATA_OK);
+            CHECK(strata_context_query_count(context, "User", NULL, &err) == (long long)n);
+            for (r = 0; all != NULL && r < n; r++)
+                strata_model_decref(all[r]);
+            strata_free(all);
+        }
         CHECK_ARG(strata_context_related(NULL, record, "posts", &n, &err) == NULL);
         CHECK_ARG(strata_context_related(context, NULL, "posts", &n, &err) == NULL);
         CHECK_ARG(strata_context_related(context, record, NULL, &n, &err) == NULL);

@@ -33,6 +33,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   case deny
   /// Memory ran out: an allocation failed (nothing changed).
   case oom
+  /// A query names a property the model does not have (or follows a path
+  /// the relationships do not allow).
+  case property
 
   /// The number of this code in the C API (`strata_code_t`).
   public var number: Int32 {
@@ -53,6 +56,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case .io: return 14
     case .deny: return 15
     case .oom: return 16
+    case .property: return 17
     }
   }
 }

@@ -142,7 +142,7 @@ package final class GraphContext: @unchecked Sendable {
   // MARK: models
 
   /// The model named `name`, which must have a primary key.
-  private func recordType(_ name: String) -> Result<ModelType, StrataError> {
+  func recordType(_ name: String) -> Result<ModelType, StrataError> {
     switch schema.modelType(name) {
     case .failure(let error): return .failure(error)
     case .success(let type):
@@ -373,7 +373,7 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// A key given to `get`, read through the key properties' types.
-  private func readKey(_ key: JPtr, _ type: ModelType) -> Result<RecordKey, StrataError> {
+  func readKey(_ key: JPtr, _ type: ModelType) -> Result<RecordKey, StrataError> {
     if JValue.isObject(key), let synthetic = RecordKey(json: key), case .synthetic = synthetic {
       return .success(synthetic)
     }

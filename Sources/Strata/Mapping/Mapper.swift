@@ -133,6 +133,12 @@ struct Mapper {
       model.properties[property].rules)
   }
 
+  /// Reads one scalar of a property (an element, for a list): `type`, with
+  /// the property's rules.
+  mutating func readScalar(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
+    propertyValue(value, type, Owner(model: model, property: property), model.properties[property].rules)
+  }
+
   /// Checks a scalar value of an enum mapping (canonical form).
   mutating func readScalar(_ value: JPtr, type: TypeRef) -> Slot {
     if let leaf = leaf(value, type, nil, nil) { return .leaf(leaf) }

@@ -30,7 +30,7 @@ private let allowedUses: [String: Set<String>] = [
   "Lines": ["Errors", "JSON", "Mapping", "Model", "Parse", "Schema"],
   "Codable": ["Dates", "Errors", "JSON", "Model", "Runtime", "Schema"],
   "Graph": [
-    "Archives", "Changes", "Errors", "JSON", "Mapping", "Model", "Parse", "Responses", "Schema",
+    "Archives", "Changes", "Dates", "Errors", "JSON", "Mapping", "Model", "Parse", "Responses", "Schema",
     "Serialization",
   ],
 ]

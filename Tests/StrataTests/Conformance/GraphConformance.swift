@@ -172,6 +172,25 @@ private func runGraphStep(
     let actual = try context.count(model, stubs: stubs)
     #expect(JSON.int(Int64(actual)) == step["is"], "\(label): count \(actual)")
     #expect(try context.all(model, stubs: stubs).count == actual, "\(label): all differs from count")
+  } else if case .string(let model)? = step["query"] {
+    // the query object as C gives it: the step's where, order_by, limit, offset, stubs
+    var members: [(String, JSON)] = []
+    for name in ["where", "order_by", "limit", "offset", "stubs"] {
+      if let member = step[name] { members.append((name, member)) }
+    }
+    let query = JSON.object(JSONObject(members))
+    let records = try context.query(model, query)
+    let keys = JSON.array(records.map(\.key))
+    #expect(keys == step["records"], "\(label): query gave \(keys)")
+    #expect(try context.count(model, query: query) == records.count, "\(label): count(query:)")
+    if step["limit"] == nil && step["offset"] == nil && step["order_by"] == nil, let condition = step["where"]
+    {
+      let stubs = step["stubs"] != .bool(false)
+      let named = try context.query(model, where: condition, stubs: stubs)
+      #expect(named.map(\.key) == records.map(\.key), "\(label): query(where:) differs")
+      #expect(
+        try context.count(model, where: condition, stubs: stubs) == records.count, "\(label): count(where:)")
+    }
   } else if step["reopen"] == .bool(true) {
     context.close()
     context = try Context(schema: schema, path: path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from ctypes import byref, c_size_t
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 from ._errors import MappingError, StrataError
 from ._handles import JSONInput, adopt_array, adopt_response, encode, json_handle, last_errors, model_name, take_json
@@ -339,15 +339,64 @@ class Context:
             raise MappingError(last_errors(error), f"cannot list {model!r}")
         return adopt_array(array, count.value, _record_adopter(self))
 
-    def count(self, model: str, *, stubs: bool = True) -> int:
-        """The number of records of ``model`` (and its subtypes);
+    def count(self, model: str, *, where: Optional[Dict[str, Any]] = None, stubs: bool = True) -> int:
+        """The number of records of ``model`` (and its subtypes), of those
+        that meet ``where`` when given (as :meth:`query` reads it);
         ``stubs=False`` does not count the records known by their key only."""
         name = model_name(model)
         error = strata_error_t()
-        value = int(lib.strata_context_count_flags(self._live(), name, 0 if stubs else 1, byref(error)))
+        if where is None:
+            value = int(lib.strata_context_count_flags(self._live(), name, 0 if stubs else 1, byref(error)))
+        else:
+            query = _query_handle({"where": where, "stubs": stubs}, f"cannot count {model!r}")
+            try:
+                value = int(lib.strata_context_query_count(self._live(), name, query, byref(error)))
+            finally:
+                lib.strata_json_decref(query)
         if value < 0:
             raise MappingError(last_errors(error), f"cannot count {model!r}")
         return value
+
+    def query(
+        self,
+        model: str,
+        where: Optional[Dict[str, Any]] = None,
+        *,
+        order_by: Union[str, Sequence[str], None] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+        stubs: bool = True,
+    ) -> List[Record]:
+        """The records of ``model`` (and its subtypes) that meet ``where``, in
+        the order of ``order_by`` (names or key paths through to-one
+        relationships, ``"-"`` first for descending; ties by key), ``offset``
+        of them skipped and at most ``limit`` kept (docs/graph.md, "Queries").
+
+        ``where`` maps property names and key paths (``"user.name"``; through
+        a to-many relationship: any of its records) to a value or an operator
+        dict (``{">=": 10}``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``,
+        ``in``, ``prefix``, ``contains``, ``null``), and takes ``"and"``,
+        ``"or"`` (lists) and ``"not"``. An unknown property raises
+        :class:`MappingError` with code ``property``; a value of the wrong
+        type, code ``type``."""
+        name = model_name(model)
+        spec: Dict[str, Any] = {"offset": offset, "stubs": stubs}
+        if where is not None:
+            spec["where"] = where
+        if order_by is not None:
+            spec["order_by"] = order_by if isinstance(order_by, str) else list(order_by)
+        if limit is not None:
+            spec["limit"] = limit
+        query = _query_handle(spec, f"cannot query {model!r}")
+        error = strata_error_t()
+        count = c_size_t(0)
+        try:
+            array = lib.strata_context_query(self._live(), name, query, byref(count), byref(error))
+        finally:
+            lib.strata_json_decref(query)
+        if not array:
+            raise MappingError(last_errors(error), f"cannot query {model!r}")
+        return adopt_array(array, count.value, _record_adopter(self))
 
     def delete(self, record: Record) -> None:
         """Deletes ``record``: the relationships that held it, and their
@@ -414,3 +463,23 @@ def _record_adopter(context: Context) -> Callable[[int], Record]:
         return record
 
     return adopt
+
+
+def _plain(value: Any) -> Any:
+    """A query value as JSON: a Record stands for its key."""
+    if isinstance(value, Record):
+        return value.key
+    if isinstance(value, dict):
+        return {key: _plain(member) for key, member in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(member) for member in value]
+    return value
+
+
+def _query_handle(spec: Dict[str, Any], what: str) -> Any:
+    """The query object as a jansson handle (a new reference)."""
+    try:
+        text = json.dumps(_plain(spec))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"strata: {what}: the query is not JSON ({exc})") from None
+    return json_handle(text, what)

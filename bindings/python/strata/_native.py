@@ -55,6 +55,7 @@ STRATA_ERROR_ARGUMENT = 13
 STRATA_ERROR_IO = 14
 STRATA_ERROR_DENY = 15
 STRATA_ERROR_OOM = 16
+STRATA_ERROR_PROPERTY = 17
 
 CODE_NAMES: Dict[int, str] = {
     STRATA_OK: "ok",
@@ -74,6 +75,7 @@ CODE_NAMES: Dict[int, str] = {
     STRATA_ERROR_IO: "io",
     STRATA_ERROR_DENY: "deny",
     STRATA_ERROR_OOM: "oom",
+    STRATA_ERROR_PROPERTY: "property",
 }
 
 # strata_code_t is a C enum: an int-sized integer.
@@ -337,6 +339,8 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("strata_context_count", c_longlong, (context_p, c_char_p, error_p)),
     ("strata_context_all_flags", models_p, (context_p, c_char_p, c_uint, size_p, error_p)),
     ("strata_context_count_flags", c_longlong, (context_p, c_char_p, c_uint, error_p)),
+    ("strata_context_query", models_p, (context_p, c_char_p, json_p, size_p, error_p)),
+    ("strata_context_query_count", c_longlong, (context_p, c_char_p, json_p, error_p)),
     ("strata_context_delete", c_int, (context_p, model_p, error_p)),
     ("strata_context_check", c_int, (context_p, error_p)),
     ("strata_context_related", models_p, (context_p, model_p, c_char_p, size_p, error_p)),

@@ -80,6 +80,18 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
         problem = json_difference(step.get("dictionary"), actual)
         if problem:
             pytest.fail(f"{label}: nested {actual!r} {problem}")
+    elif "query" in step:
+        records = context.query(
+            step["query"], step.get("where"), order_by=step.get("order_by"), limit=step.get("limit"),
+            offset=step.get("offset", 0), stubs=step.get("stubs", True),
+        )
+        keys = [record.key for record in records]
+        if keys != step.get("records"):
+            pytest.fail(f"{label}: query gave {keys!r}, expected {step.get('records')!r}")
+        if "limit" not in step and "offset" not in step and "where" in step:
+            counted = context.count(step["query"], where=step["where"], stubs=step.get("stubs", True))
+            if counted != len(keys):
+                pytest.fail(f"{label}: count(where=) {counted}, the query gave {len(keys)}")
     elif "count" in step:
         stubs = step.get("stubs", True)
         counted = context.count(step["count"], stubs=stubs)

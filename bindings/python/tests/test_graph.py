@@ -566,3 +566,43 @@ def test_concurrent_cli_imports_keep_both_sides(tmp_path: Path) -> None:
         ctx.check()
         assert ctx.count("Post") == 120
         assert len(ctx.get("User", 7)["posts"]) == 120
+
+
+def test_query_from_python_takes_records_and_says_where_it_failed(schema: strata.Schema) -> None:
+    with schema.context() as ctx:
+        ctx.import_("Post", POSTS)
+        ann = ctx.get("User", 7)
+        assert [post.key for post in ctx.query("Post", {"author": ann})] == [1, 3]
+        assert [post.key for post in ctx.query("Post", {"author.name": {"in": ["Bob"]}})] == [2]
+        assert [post.key for post in ctx.query("Post", order_by=("-author.name", "-id"))] == [2, 3, 1]
+        assert ctx.count("Post", where={"title": {"null": False}}) == 3
+        with pytest.raises(strata.MappingError) as failure:
+            ctx.query("Post", {"autor": 7})
+        assert failure.value.errors[0]["code"] == "property"
+        assert "did you mean 'author'" in failure.value.errors[0]["message"]
+        with pytest.raises(TypeError):
+            ctx.query("Post", {"title": object()})
+
+
+@pytest.mark.skipif(not CLI.exists(), reason="build/strata is built by scripts/build")
+def test_cli_query_prints_json_lines(tmp_path: Path) -> None:
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(SCHEMA))
+    db = tmp_path / "g.db"
+    data = tmp_path / "posts.json"
+    data.write_text(json.dumps(POSTS))
+    assert subprocess.run([str(CLI), "import", str(schema_file), "Post", str(data), "--db", str(db)],
+                          capture_output=True).returncode == 0
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(CLI), "query", str(schema_file), *args, "--db", str(db)], capture_output=True,
+                              text=True)
+
+    done = run("Post", "--where", '{"author": 7}', "--order-by", "-id", "--limit", "1")
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [{"id": 3, "title": "three", "author": 7}]
+    assert run("User", "--offset", "1").stdout.splitlines() == ['{"id":8,"name":"Bob","posts":[2]}']
+    wrong = run("Post", "--where", '{"titel": 1}')
+    assert wrong.returncode == 1 and "did you mean 'title'" in wrong.stderr and wrong.stdout == ""
+    assert run("Post", "--where", "{").returncode == 1
+    assert run("Post", "--limit", "x").returncode != 0
