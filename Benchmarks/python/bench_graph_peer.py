@@ -264,6 +264,48 @@ def sqlalchemy_merge(payload: bytes, path: str) -> Optional[float]:
     return elapsed
 
 
+PAGE = 500
+PAGES_PER_WRITER = 10
+
+_WRITER = '''
+import json, random, sys
+sys.path.insert(0, sys.argv[5])
+import strata
+issues = json.load(open(sys.argv[1]))
+pages = [json.dumps(issues[i:i + int(sys.argv[6])]) for i in range(0, len(issues), int(sys.argv[6]))]
+rng = random.Random(int(sys.argv[4]))
+schema = strata.Schema.from_file(sys.argv[2])
+with schema.context(sys.argv[3]) as ctx:
+    for page in rng.sample(pages, int(sys.argv[7])):
+        ctx.import_("GHIssue", page)
+'''
+
+
+def four_writers(payload_path: str, schema_path: str, path: str) -> Dict[str, Any]:
+    """Four processes importing overlapping pages (PAGES_PER_WRITER random
+    pages of PAGE issues each, of the same payload) into one new file at once;
+    the wall time from the first start to the last exit, and whether the graph
+    is whole after."""
+    import subprocess
+
+    schema = strata.Schema.from_file(schema_path)
+    schema.context(path).close()
+    package = os.path.join(ROOT, "bindings", "python")
+    start = time.perf_counter()
+    workers = [subprocess.Popen([sys.executable, "-c", _WRITER, payload_path, schema_path, path, str(seed), package,
+                                 str(PAGE), str(PAGES_PER_WRITER)]) for seed in range(4)]
+    codes = [worker.wait() for worker in workers]
+    seconds = time.perf_counter() - start
+    whole = all(code == 0 for code in codes)
+    with schema.context(path) as ctx:
+        try:
+            ctx.check()
+        except strata.StrataError:
+            whole = False
+    imports = 4 * PAGES_PER_WRITER
+    return {"seconds": seconds, "imports": imports, "records_per_second": imports * PAGE / seconds, "whole": whole}
+
+
 def measure(reps: int, setup: Callable[[], Any], run: Callable[[Any], Any]) -> List[float]:
     times = []
     for _ in range(reps):
@@ -336,6 +378,11 @@ def main() -> int:
             reps, lambda: None, lambda _: schema.context(second).close()))
         results["peer_reopen"] = report("graph_py_peer_reopen", measure(
             reps, lambda: None, lambda _: peer_reopen(peer_second)))
+
+        writers = four_writers(payload_path, schema_path, fresh("writers.db")())
+        print(f"time graph_py_four_writers {writers['seconds']:.6f} {writers['seconds']:.6f} 1")
+        print(f"info four_writers {writers['imports']} imports of {PAGE} issues, "
+              f"{writers['records_per_second']:.0f} issues/s, graph whole: {writers['whole']}")
 
         merged = sqlalchemy_merge(payload, fresh("alchemy.db")())
         if merged is None:

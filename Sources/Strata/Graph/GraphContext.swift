@@ -23,6 +23,10 @@ package final class GraphContext: @unchecked Sendable {
   /// True while an import or delete runs (a callback may read, not change).
   private var changing = false
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// How long a change waits for another writer's lock on the file, in
+  /// milliseconds, before it fails with an `io` error (SQLITE_BUSY): long
+  /// enough for several processes importing pages at once to take turns.
+  static let busyTimeout: Int32 = 30_000
   /// The file's `data_version` when memory was last read from it: another
   /// connection's commit changes it, and memory is then read again.
   private var seenVersion: Int64 = 0
@@ -40,7 +44,7 @@ package final class GraphContext: @unchecked Sendable {
     pthread_mutexattr_destroy(&attributes)
     if let file = self.path {
       do throws(StrataError) {
-        let opened = try GraphStore(path: file, schemaVersion: schema.version)
+        let opened = try GraphStore(path: file, schemaVersion: schema.version, busyTimeout: Self.busyTimeout)
         store = opened
         // read before the records: a commit in between is found by the next call
         seenVersion = try opened.connection.dataVersion()

@@ -606,3 +606,35 @@ def test_cli_query_prints_json_lines(tmp_path: Path) -> None:
     assert wrong.returncode == 1 and "did you mean 'title'" in wrong.stderr and wrong.stdout == ""
     assert run("Post", "--where", "{").returncode == 1
     assert run("Post", "--limit", "x").returncode != 0
+
+
+_PAGER = """
+import json, random, sys
+import strata
+schema = strata.Schema(json.loads(sys.argv[1]))
+rng = random.Random(int(sys.argv[3]))
+with schema.context(sys.argv[2]) as ctx:
+    for _ in range(100):
+        page = [{"id": rng.randrange(300), "title": str(rng.random()),
+                 "author": {"id": rng.randrange(5), "name": rng.choice(["a", "b"])}} for _ in range(10)]
+        ctx.import_("Post", page)
+"""
+
+
+def test_four_processes_importing_overlapping_pages_keep_every_invariant(tmp_path: Path) -> None:
+    """Four processes, 100 pages each, the same posts and authors met in many
+    pages: all commit, the graph is whole, and every author's posts are the
+    posts that name it."""
+    db = tmp_path / "g.db"
+    strata.Schema(SCHEMA).context(str(db)).close()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    workers = [subprocess.Popen([sys.executable, "-c", _PAGER, json.dumps(SCHEMA), str(db), str(seed)], env=env,
+                                stderr=subprocess.PIPE, text=True) for seed in range(4)]
+    for worker in workers:
+        _, err = worker.communicate(timeout=300)
+        assert worker.returncode == 0, err
+    with strata.Schema(SCHEMA).context(str(db)) as ctx:
+        ctx.check()
+        for user in ctx.all("User"):
+            assert sorted(post.key for post in user["posts"]) == [post.key for post in ctx.query("Post", {"author": user})]
+        assert ctx.count("Post") == len({post.key for post in ctx.all("Post")}) > 100
