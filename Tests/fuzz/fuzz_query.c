@@ -66,6 +66,11 @@ static unsigned long succeeded, failed;
 
 static void print_stats(void) { fprintf(stderr, "fuzz_query: %lu queries succeeded, %lu failed\n", succeeded, failed); }
 
+static void release_schema(void) {
+    strata_schema_decref(schema);
+    schema = NULL;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     strata_error_t err;
     json_t *doc = json_loads(SCHEMA_TEXT, 0, NULL);
@@ -79,6 +84,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fprintf(stderr, "fuzz_query: the schema does not load: %s\n", err.message);
         abort();
     }
+    atexit(release_schema); /* valgrind's replay then sees nothing left */
     return 0;
 }
 
