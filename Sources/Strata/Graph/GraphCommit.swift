@@ -68,8 +68,14 @@ enum GraphCommit {
     var counts = Counts()
     var created: [String: Int] = [:]
     var deleted: [String: Int] = [:]
-    for (record, state) in finished {
-      if let state {
+    for (record, finishedState) in finished {
+      if var state = finishedState {
+        // the committed links into the record, changed in place (a draft holds none)
+        swap(&state.incoming, &record.state.incoming)
+        if let change = transaction.incomingChanges[ObjectIdentifier(record)] {
+          state.incoming.subtract(change.removed)
+          state.incoming.formUnion(change.added)
+        }
         if transaction.isNew(record) {
           memory.index[record.keyRoot, default: [:]][record.key] = record
           let name = state.model.name
@@ -88,6 +94,12 @@ enum GraphCommit {
         }
         record.clear()
       }
+    }
+    // links into records the transaction changed nothing else of
+    for (id, change) in transaction.incomingChanges
+    where transaction.drafts[id] == nil && !change.record.isDeleted {
+      change.record.state.incoming.subtract(change.removed)
+      change.record.state.incoming.formUnion(change.added)
     }
     counts.created = counts.created.map { ($0.0, created[$0.0] ?? 0) }
     counts.deleted = counts.deleted.map { ($0.0, deleted[$0.0] ?? 0) }

@@ -24,6 +24,11 @@ struct GraphTransaction {
   private(set) var deleted: Set<ObjectIdentifier> = []
   /// Records whose draft owns its attribute object (copied on first change).
   private(set) var ownsObject: Set<ObjectIdentifier> = []
+  /// The links into records that this transaction adds and removes, kept
+  /// apart from the drafts (whose `incoming` stays empty): a record's
+  /// committed set is changed in place at commit, never copied, so linking
+  /// one more post to an author with n posts costs the same for any n.
+  private(set) var incomingChanges: [ObjectIdentifier: IncomingChange] = [:]
   /// Records a relationship with `orphans: delete` dropped.
   var orphanCandidates: [GraphRecord] = []
   /// To-one links that cannot be empty and were emptied: (record,
@@ -72,11 +77,35 @@ struct GraphTransaction {
     record.isDeleted || deleted.contains(ObjectIdentifier(record))
   }
 
+  /// The links into `record` as this transaction sees them.
+  func incoming(_ record: GraphRecord) -> Set<Incoming> {
+    guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.state.incoming }
+    return record.state.incoming.subtracting(change.removed).union(change.added)
+  }
+
+  /// Notes the link `entry` into `record`.
+  private mutating func addIncoming(_ record: GraphRecord, _ entry: Incoming) {
+    let id = ObjectIdentifier(record)
+    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
+    if change.removed.remove(entry) == nil { change.added.insert(entry) }
+    incomingChanges[id] = change
+  }
+
+  /// Notes that the link `entry` into `record` is gone.
+  private mutating func removeIncoming(_ record: GraphRecord, _ entry: Incoming) {
+    let id = ObjectIdentifier(record)
+    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
+    if change.added.remove(entry) == nil { change.removed.insert(entry) }
+    incomingChanges[id] = change
+  }
+
   /// Changes `record`'s draft.
   mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
     let id = ObjectIdentifier(record)
     if drafts[id] == nil {
-      drafts[id] = record.state
+      var draft = record.state
+      draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
+      drafts[id] = draft
       touched.append(record)
     }
     change(&drafts[id, default: record.state])
@@ -158,16 +187,16 @@ struct GraphTransaction {
       edit(record) { $0.links[property] = .null }
       return
     }
-    let incoming = RecordList(targets)
+    let given = RecordList(targets)
     var final: RecordList
     switch policy {
-    case .replace: final = incoming
+    case .replace: final = given
     case .union:
       final = oldList
-      for target in incoming.items { final.append(target) }
+      for target in given.items { final.append(target) }
     case .append:
-      final = RecordList(old.filter { !incoming.contains($0) })
-      for target in incoming.items { final.append(target) }
+      final = RecordList(old.filter { !given.contains($0) })
+      for target in given.items { final.append(target) }
     }
     for target in old where !final.contains(target) {
       detach(record, property, target)
@@ -201,7 +230,7 @@ struct GraphTransaction {
 
   /// Records the new link (record, property) -> target on target's side.
   private mutating func attach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
-    edit(target) { _ = $0.incoming.insert(Incoming(record: record, property: property)) }
+    addIncoming(target, Incoming(record: record, property: property))
     guard let back = inverse(record, property) else { return }
     let targetProperties = state(target).model.properties
     guard back < targetProperties.count, let backRelation = targetProperties[back].relation else { return }
@@ -219,21 +248,21 @@ struct GraphTransaction {
       if case .one(let previous) = link(target, back), previous !== record {
         // target belonged to `previous` through `property`: it leaves it.
         removeForward(previous, property, target)
-        edit(target) { _ = $0.incoming.remove(Incoming(record: previous, property: property)) }
-        edit(previous) { _ = $0.incoming.remove(Incoming(record: target, property: back)) }
+        removeIncoming(target, Incoming(record: previous, property: property))
+        removeIncoming(previous, Incoming(record: target, property: back))
       }
       edit(target) { $0.links[back] = .one(record) }
     }
-    edit(record) { _ = $0.incoming.insert(Incoming(record: target, property: back)) }
+    addIncoming(record, Incoming(record: target, property: back))
   }
 
   /// Removes the link (record, property) -> target from target's side (the
   /// caller changes record's own slot).
   private mutating func detach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
-    edit(target) { _ = $0.incoming.remove(Incoming(record: record, property: property)) }
+    removeIncoming(target, Incoming(record: record, property: property))
     guard let back = inverse(record, property) else { return }
     removeForward(target, back, record)
-    edit(record) { _ = $0.incoming.remove(Incoming(record: target, property: back)) }
+    removeIncoming(record, Incoming(record: target, property: back))
   }
 
   /// Takes `target` out of `record`'s `property` (to-one: null; to-many: removed).
@@ -292,12 +321,12 @@ struct GraphTransaction {
         dropped(record, property, target)
       }
     }
-    for source in state(record).incoming {
+    for source in incoming(record) {
       removeForward(source.record, source.property, record)
-      edit(source.record) { _ = $0.incoming.remove(Incoming(record: record, property: source.property)) }
+      removeIncoming(source.record, Incoming(record: record, property: source.property))
     }
+    for entry in incoming(record) { removeIncoming(record, entry) }
     edit(record) { state in
-      state.incoming = []
       for index in state.links.indices { state.links[index] = .absent }
     }
     deleted.insert(ObjectIdentifier(record))
@@ -317,7 +346,7 @@ struct GraphTransaction {
         continue
       }
       if let candidate = orphanCandidates.popLast() {
-        if isDeleted(candidate) || !state(candidate).incoming.isEmpty { continue }
+        if isDeleted(candidate) || !incoming(candidate).isEmpty { continue }
         delete(candidate)
       }
     }
@@ -371,4 +400,11 @@ struct GraphTransaction {
     guard refused.insert(path).inserted else { return }
     refusals.append(ErrorDetail(path: path, model: model.name, property: name, code: .deny, message: message))
   }
+}
+
+/// The links into one record that a transaction adds and removes.
+struct IncomingChange {
+  let record: GraphRecord
+  var added: Set<Incoming> = []
+  var removed: Set<Incoming> = []
 }
