@@ -638,3 +638,18 @@ def test_four_processes_importing_overlapping_pages_keep_every_invariant(tmp_pat
         for user in ctx.all("User"):
             assert sorted(post.key for post in user["posts"]) == [post.key for post in ctx.query("Post", {"author": user})]
         assert ctx.count("Post") == len({post.key for post in ctx.all("Post")}) > 100
+
+
+def test_a_context_whose_file_another_process_migrated_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    old = strata.Schema(NOTES_V1).context(path)
+    old.import_("Note", [{"id": 1, "body": "hello"}])
+    with strata.Schema(NOTES_V2).context(path) as new:  # migrates the file to version 2
+        assert new.get("Note", 1)["text"] == "hello"
+    with pytest.raises(strata.StrataError, match="migrated the graph file to schema version 2"):
+        old.count("Note")
+    with pytest.raises(strata.StrataError, match="migrated the graph file"):
+        old.import_("Note", [{"id": 2, "body": "again"}])
+    old.close()
+    with strata.Schema(NOTES_V2).context(path) as new:  # nothing was half-written
+        assert [note.key for note in new.all("Note")] == [1]
