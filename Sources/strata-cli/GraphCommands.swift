@@ -43,15 +43,8 @@ enum ImportCommand {
   /// Runs the command; returns the exit status.
   static func run(_ parsed: Usage.Parsed) -> Int32 {
     guard let database = parsed.values["db"] else { Usage.fail("Missing --db <file>", usage: usage) }
-    let schemaPath = parsed.positionals[0]
     let input = parsed.positionals.count > 2 ? parsed.positionals[2] : "-"
-    let schema: Schema
-    do {
-      schema = try Schema(contentsOfFile: schemaPath)
-    } catch {
-      Output.errors(error, file: schemaPath)
-      return 1
-    }
+    guard let schema = GraphFile.schema(parsed) else { return 1 }
     guard let text = Output.read(input) else {
       Output.errors(
         StrataError([ErrorDetail(path: "", code: .io, message: "cannot read '\(input)'")]), file: input)
@@ -151,25 +144,12 @@ enum GetCommand {
   /// Runs the command; returns the exit status.
   static func run(_ parsed: Usage.Parsed) -> Int32 {
     guard let database = parsed.values["db"] else { Usage.fail("Missing --db <file>", usage: usage) }
-    let schemaPath = parsed.positionals[0]
-    let schema: Schema
-    do {
-      schema = try Schema(contentsOfFile: schemaPath)
-    } catch {
-      Output.errors(error, file: schemaPath)
-      return 1
-    }
+    guard let schema = GraphFile.schema(parsed) else { return 1 }
     let written = parsed.positionals[2]
     let key = (try? JSON(parsing: written)) ?? .string(written)
-    guard access(database, F_OK) == 0 else {
-      Output.errors(
-        StrataError([ErrorDetail(path: "", code: .io, message: "no graph file '\(database)'")]),
-        file: database)
-      return 1
-    }
+    guard let context = GraphFile.open(schema, database) else { return 1 }
+    defer { context.close() }
     do {
-      let context = try Context(schema: schema, path: database)
-      defer { context.close() }
       guard let record = try context.get(parsed.positionals[1], key: key) else {
         Output.standardError("strata get: no '\(parsed.positionals[1])' record under \(key.serialized())\n")
         return 1
@@ -177,10 +157,7 @@ enum GetCommand {
       let shown: JSON
       if parsed.flags.contains("flat") {
         shown = record.model.dictionary
-      } else if let written = parsed.values["depth"] {
-        guard let levels = Int(written), levels >= 0 else {
-          Usage.fail("--depth takes a whole number >= 0, not '\(written)'", usage: usage)
-        }
+      } else if let levels = GraphFile.wholeNumber("depth", parsed, usage: usage) {
         shown = try record.dictionary(levels: levels)
       } else {
         shown = try record.dictionary
@@ -206,5 +183,46 @@ extension ResponseMeta {
       return nil
     }
     self.init(path: String(spec[..<colon]), model: String(spec[spec.index(after: colon)...]))
+  }
+}
+
+/// What the commands on a graph file share: the schema named first, the
+/// existing file of `--db`, and whole-number options.
+enum GraphFile {
+  /// The schema file of the first argument; nil after printing its errors.
+  static func schema(_ parsed: Usage.Parsed) -> Schema? {
+    let path = parsed.positionals[0]
+    do {
+      return try Schema(contentsOfFile: path)
+    } catch {
+      Output.errors(error, file: path)
+      return nil
+    }
+  }
+
+  /// A context on the graph file at `path`, which must exist (a command
+  /// that reads makes no file); nil after printing the error.
+  static func open(_ schema: Schema, _ path: String) -> Context? {
+    guard access(path, F_OK) == 0 else {
+      Output.errors(
+        StrataError([ErrorDetail(path: "", code: .io, message: "no graph file '\(path)'")]), file: path)
+      return nil
+    }
+    do {
+      return try Context(schema: schema, path: path)
+    } catch {
+      Output.errors(error, file: path)
+      return nil
+    }
+  }
+
+  /// The option `--name`: a whole number >= 0, or nil when not given (a
+  /// usage error otherwise).
+  static func wholeNumber(_ name: String, _ parsed: Usage.Parsed, usage: Usage) -> Int? {
+    guard let written = parsed.values[name] else { return nil }
+    guard let value = Int(written), value >= 0 else {
+      Usage.fail("--\(name) takes a whole number >= 0, not '\(written)'", usage: usage)
+    }
+    return value
   }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import Strata
 
 /// `strata query`: the records of a graph file a query selects, one JSON
@@ -29,14 +28,7 @@ enum QueryCommand {
   /// Runs the command; returns the exit status.
   static func run(_ parsed: Usage.Parsed) -> Int32 {
     guard let database = parsed.values["db"] else { Usage.fail("Missing --db <file>", usage: usage) }
-    let schemaPath = parsed.positionals[0]
-    let schema: Schema
-    do {
-      schema = try Schema(contentsOfFile: schemaPath)
-    } catch {
-      Output.errors(error, file: schemaPath)
-      return 1
-    }
+    guard let schema = GraphFile.schema(parsed) else { return 1 }
     var condition: JSON? = nil
     if let written = parsed.values["where"] {
       do {
@@ -47,17 +39,11 @@ enum QueryCommand {
       }
     }
     let orderBy = parsed.values["order-by"].map { $0.split(separator: ",").map(String.init) } ?? []
-    let limit = count("limit", parsed)
-    let offset = count("offset", parsed) ?? 0
-    guard access(database, F_OK) == 0 else {
-      Output.errors(
-        StrataError([ErrorDetail(path: "", code: .io, message: "no graph file '\(database)'")]),
-        file: database)
-      return 1
-    }
+    let limit = GraphFile.wholeNumber("limit", parsed, usage: usage)
+    let offset = GraphFile.wholeNumber("offset", parsed, usage: usage) ?? 0
+    guard let context = GraphFile.open(schema, database) else { return 1 }
+    defer { context.close() }
     do {
-      let context = try Context(schema: schema, path: database)
-      defer { context.close() }
       let records = try context.query(
         parsed.positionals[1], where: condition, orderBy: orderBy, limit: limit, offset: offset,
         stubs: !parsed.flags.contains("no-stubs"))
@@ -67,14 +53,5 @@ enum QueryCommand {
       Output.errors(error, file: database)
       return 1
     }
-  }
-
-  /// `--limit` or `--offset`: a whole number >= 0, or nil when not given.
-  private static func count(_ name: String, _ parsed: Usage.Parsed) -> Int? {
-    guard let written = parsed.values[name] else { return nil }
-    guard let value = Int(written), value >= 0 else {
-      Usage.fail("--\(name) takes a whole number >= 0, not '\(written)'", usage: usage)
-    }
-    return value
   }
 }
