@@ -97,19 +97,7 @@ extension QueryTest {
       return string.utf8.starts(with: text.utf8)
     case .contains(let text):
       guard case .string(let string) = value else { return false }
-      return Self.bytes(string.utf8, contain: text.utf8)
+      return string.holds(text)
     }
-  }
-
-  /// True when `haystack` holds `needle` as a run of bytes.
-  private static func bytes(_ haystack: String.UTF8View, contain needle: String.UTF8View) -> Bool {
-    if needle.isEmpty { return true }
-    let hay = Array(haystack)
-    let pin = Array(needle)
-    guard pin.count <= hay.count else { return false }
-    for start in 0...(hay.count - pin.count) where hay[start] == pin[0] {
-      if hay[start..<(start + pin.count)].elementsEqual(pin) { return true }
-    }
-    return false
   }
 }

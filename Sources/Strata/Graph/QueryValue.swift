@@ -16,27 +16,17 @@ enum QueryValue {
   case other
 
   /// The value of a canonical JSON scalar (borrowed) of a property whose
-  /// scalar is `kind`: a date is read through its format.
+  /// scalar is `kind`: a date is read from its canonical RFC 3339 text.
   init(_ value: JPtr, _ kind: QueryKind) {
     switch value.pointee.type {
     case JSON_NULL: self = .null
     case JSON_TRUE: self = .bool(true)
     case JSON_FALSE: self = .bool(false)
-    case JSON_INTEGER:
-      if case .date(let format, _) = kind, let date = format.date(integer: Int64(json_integer_value(value))) {
-        self = .date(date)
-      } else {
-        self = .int(Int64(json_integer_value(value)))
-      }
-    case JSON_REAL:
-      if case .date(let format, _) = kind, let date = format.date(real: json_real_value(value)) {
-        self = .date(date)
-      } else {
-        self = .real(json_real_value(value))
-      }
+    case JSON_INTEGER: self = .int(Int64(json_integer_value(value)))
+    case JSON_REAL: self = .real(json_real_value(value))
     case JSON_STRING:
-      if case .date(let format, let offset) = kind {
-        let date = format.date(text: JValue.stringBytes(value), defaultOffset: offset)
+      if case .date = kind {
+        let date = ISO8601DateParser.parse(JValue.stringBytes(value))
         self = date.map { .date($0) } ?? .string(JValue.string(value))
       } else {
         self = .string(JValue.string(value))
@@ -103,8 +93,9 @@ enum QueryValue {
 enum QueryKind {
   /// Scalars (a list of scalars: any element), compared as themselves.
   case scalar(text: Bool)
-  /// Dates in `format`, compared by instant.
-  case date(DateFormat, Int)
+  /// Dates (canonical RFC 3339 text in UTC, whatever format their JSON
+  /// has), compared by instant.
+  case date
   /// A relationship: compared by the related records' keys.
   case relationship(target: Int)
   /// Nested models, dictionaries, `json`: only `null` applies.
@@ -119,9 +110,7 @@ enum QueryKind {
     var type = spec.type.unwrapped
     if case .array(let element) = type { type = element.unwrapped }
     switch type {
-    case .date:
-      // a date's canonical form is RFC 3339 in UTC, whatever format its JSON has
-      self = .date(.iso8601, 0)
+    case .date: self = .date
     case .string, .url: self = .scalar(text: true)
     case .int, .double, .bool: self = .scalar(text: false)
     case .json, .model, .dict, .array, .optional: self = .opaque
