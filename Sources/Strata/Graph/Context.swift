@@ -156,52 +156,49 @@ public final class Context: Sendable {
     _ model: String, where condition: JSON? = nil, orderBy: [String] = [], limit: Int? = nil, offset: Int = 0,
     stubs: Bool = true
   ) throws(StrataError) -> [Record] {
-    let pointer = try Self.queryObject(condition, orderBy, limit, offset, stubs)
-    defer { JValue.release(pointer) }
-    return try engine.query(model, pointer).get().map { Record($0, context: self) }
+    try query(model, Self.queryObject(condition, orderBy, limit, offset, stubs))
   }
 
   /// The records a whole query object selects, as C and the command line
   /// give it: `{"where": ..., "order_by": ..., "limit": n, "offset": n,
   /// "stubs": false}` (errors point into it).
   public func query(_ model: String, _ query: JSON) throws(StrataError) -> [Record] {
-    guard let pointer = query.makeJansson() else {
-      throw StrataError(code: .type, message: "the query is not JSON")
-    }
-    defer { JValue.release(pointer) }
-    return try engine.query(model, pointer).get().map { Record($0, context: self) }
+    try Self.withQuery(query) { engine.query(model, $0) }.map { Record($0, context: self) }
   }
 
   /// The number of records `query(_:_:)` gives for a whole query object.
   public func count(_ model: String, query: JSON) throws(StrataError) -> Int {
-    guard let pointer = query.makeJansson() else {
-      throw StrataError(code: .type, message: "the query is not JSON")
-    }
-    defer { JValue.release(pointer) }
-    return try engine.queryCount(model, pointer).get()
+    try Self.withQuery(query) { engine.queryCount(model, $0) }
   }
 
   /// The number of records `query(_:where:orderBy:limit:offset:stubs:)` gives.
   public func count(_ model: String, where condition: JSON, stubs: Bool = true) throws(StrataError) -> Int {
-    let pointer = try Self.queryObject(condition, [], nil, 0, stubs)
-    defer { JValue.release(pointer) }
-    return try engine.queryCount(model, pointer).get()
+    try count(model, query: Self.queryObject(condition, [], nil, 0, stubs))
   }
 
-  /// The query object the engine reads (a new reference).
+  /// The query object of the named parts, as C takes it.
   private static func queryObject(
     _ condition: JSON?, _ orderBy: [String], _ limit: Int?, _ offset: Int, _ stubs: Bool
-  ) throws(StrataError) -> JPtr {
+  ) -> JSON {
     var members: [(String, JSON)] = []
     if let condition { members.append(("where", condition)) }
     if !orderBy.isEmpty { members.append(("order_by", .array(orderBy.map { .string($0) }))) }
     if let limit { members.append(("limit", .int(Int64(limit)))) }
     if offset != 0 { members.append(("offset", .int(Int64(offset)))) }
     if !stubs { members.append(("stubs", .bool(false))) }
-    guard let pointer = JSON.object(JSONObject(members)).makeJansson() else {
+    return .object(JSONObject(members))
+  }
+
+  /// Runs `body` with the query as a jansson value (borrowed for the call).
+  private static func withQuery<R>(_ query: JSON, _ body: (JPtr) -> Result<R, StrataError>)
+    throws(StrataError)
+    -> R
+  {
+    guard let pointer = query.makeJansson() else {
       throw StrataError(code: .type, message: "the query is not JSON")
     }
-    return pointer
+    defer { JValue.release(pointer) }
+    return try body(pointer).get()
   }
 
   /// Deletes a record; the relationships that held it (and their inverses) let go of it.

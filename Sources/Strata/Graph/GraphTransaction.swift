@@ -321,11 +321,12 @@ struct GraphTransaction {
         dropped(record, property, target)
       }
     }
-    for source in incoming(record) {
+    let into = incoming(record)  // a link to itself is removed twice below, which is harmless
+    for source in into {
       removeForward(source.record, source.property, record)
       removeIncoming(source.record, Incoming(record: record, property: source.property))
     }
-    for entry in incoming(record) { removeIncoming(record, entry) }
+    for entry in into { removeIncoming(record, entry) }
     edit(record) { state in
       for index in state.links.indices { state.links[index] = .absent }
     }
