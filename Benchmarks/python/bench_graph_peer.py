@@ -27,7 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Literal, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import msgspec
 
@@ -35,55 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
 import strata  # noqa: E402
-
-
-class User(msgspec.Struct):
-    login: str
-    id: int
-    avatar_url: str
-    site_admin: bool
-
-
-class Label(msgspec.Struct):
-    id: int
-    name: str
-    color: str
-    default: bool
-    description: Optional[str]
-
-
-class Milestone(msgspec.Struct):
-    url: str
-    id: int
-    number: int
-    title: str
-    description: Optional[str]
-    state: Literal["open", "closed"]
-    open_issues: int
-    closed_issues: int
-    created_at: str
-    due_on: Optional[str]
-
-
-class Issue(msgspec.Struct):
-    url: str
-    html_url: str
-    id: int
-    number: int
-    title: str
-    user: User
-    labels: List[Label]
-    state: Literal["open", "closed"]
-    locked: bool
-    assignee: Optional[User]
-    milestone: Optional[Milestone]
-    comments: int
-    created_at: str
-    updated_at: str
-    closed_at: Optional[str]
-    body: Optional[str]
-    score: float
-    reactions: Dict[str, Any]
+from bench_python import msgspec_decoder  # noqa: E402  (the same Structs as the main table's msgspec row)
 
 
 TABLES = [
@@ -121,16 +73,16 @@ ISSUE_SQL = upsert("gh_issue", "number", ["number", "url", "html_url", "id", "ti
                                           "assignee_id", "milestone_id", "comments", "created_at", "updated_at",
                                           "closed_at", "body", "score", "reactions"])
 
-DECODER = msgspec.json.Decoder(List[Issue])
+DECODER = msgspec_decoder()
 ENCODER = msgspec.json.Encoder()
 
 
 def peer_memory(payload: bytes) -> int:
     """msgspec decode, then the records uniqued in dicts (what a graph in memory holds)."""
     issues = DECODER.decode(payload)
-    users: Dict[int, User] = {}
-    labels: Dict[int, Label] = {}
-    by_number: Dict[int, Issue] = {}
+    users: Dict[int, Any] = {}
+    labels: Dict[int, Any] = {}
+    by_number: Dict[int, Any] = {}
     for issue in issues:
         users[issue.user.id] = issue.user
         if issue.assignee is not None:
@@ -248,7 +200,7 @@ def sqlalchemy_merge(payload: bytes, path: str) -> Optional[float]:
     issues = DECODER.decode(payload)
     with Session(engine) as session:
         for issue in issues:
-            def user(u: User) -> Any:
+            def user(u: Any) -> Any:
                 return UserRow(id=u.id, login=u.login, avatar_url=u.avatar_url, site_admin=u.site_admin)
             session.merge(IssueRow(
                 number=issue.number, url=issue.url, html_url=issue.html_url, id=issue.id, title=issue.title,
