@@ -23,17 +23,33 @@ guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
 }
 
 do {
-  let store = try GraphStore(path: arguments[1], schemaVersion: 1)
+  // the models of the store tests' schema (GraphStoreTests.swift) it writes
+  let schema = try Schema(
+    parsing: #"""
+      {"strata": 1, "version": 1, "models": {
+        "Old": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "text": {"type": "string?"}}},
+        "New": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "fill": {"type": "string?"}}},
+        "Big": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "fill": {"type": "string?"}}},
+        "Tag": {"primaryKey": "name", "properties": {"name": {"type": "string"}, "score": {"type": "double?"},
+                "on": {"type": "bool?"}, "extra": {"type": "json?"}, "tags": {"type": "[Tag]?"}}},
+        "Member": {"primaryKey": ["org", "login"], "properties": {"org": {"type": "string"},
+                   "login": {"type": "string"}, "role": {"type": "string?"}, "best": {"type": "Tag?"}}}
+      }}
+      """#)
+  let store = try GraphStore(path: arguments[1], schema: schema)
   var changes: [GraphStore.JSONChange] = []
   for key in 0..<50 {
-    let body: JSON? = key.isMultiple(of: 2) ? nil : ["id": .int(Int64(key)), "text": "rewritten"]
+    let body: JSON? =
+      key.isMultiple(of: 2)
+      ? nil : ["model": "Old", "values": ["id": .int(Int64(key)), "text": "rewritten"]]
     changes.append(GraphStore.JSONChange(model: "Old", key: .int(Int64(key)), body: body))
   }
   let filler = JSON.string(String(repeating: "x", count: 560))
   for key in 0..<count {
     changes.append(
       GraphStore.JSONChange(
-        model: "Big", key: .int(Int64(key)), body: ["id": .int(Int64(key)), "fill": filler]))
+        model: "Big", key: .int(Int64(key)),
+        body: ["model": "Big", "values": ["id": .int(Int64(key)), "fill": filler]]))
   }
   let total = changes.count
   try store.write(changes) { applied in

@@ -44,7 +44,7 @@ package final class GraphContext: @unchecked Sendable {
     pthread_mutexattr_destroy(&attributes)
     if let file = self.path {
       do throws(StrataError) {
-        let opened = try GraphStore(path: file, schemaVersion: schema.version, busyTimeout: Self.busyTimeout)
+        let opened = try GraphStore(path: file, schema: schema, busyTimeout: Self.busyTimeout)
         store = opened
         // read before the records: a commit in between is found by the next call
         seenVersion = try opened.connection.dataVersion()
@@ -112,7 +112,7 @@ package final class GraphContext: @unchecked Sendable {
     guard let store else { return }
     let version = try store.connection.dataVersion()
     if version == seenVersion { return }
-    try store.checkVersionUnchanged()
+    try store.reloadMeta()
     let fresh = GraphMemory()
     do throws(StrataError) {
       try GraphLoading.load(store, into: fresh, schema: schema)

@@ -8,18 +8,34 @@ enum GraphLoading {
     case none, null, one(RecordKey?), many([RecordKey?])
   }
 
+  /// Reads the file's records into `memory` and links them. A file that
+  /// must be rewritten first (format 1, tables of another schema, records of
+  /// an older version: `GraphStore.needsRewrite`) is read, migrated and
+  /// rewritten in one write transaction, so two processes opening it at
+  /// once convert it once and nothing committed in between is lost.
   static func load(_ store: GraphStore, into memory: GraphMemory, schema: Schema) throws(StrataError) {
+    guard store.needsRewrite, !store.isReadOnly || store.needsMigration else {
+      try read(store, into: memory, schema: schema, rewriting: false)
+      return
+    }
+    try store.connection.writeTransaction { () throws(StrataError) in
+      try store.reloadMeta()
+      try read(store, into: memory, schema: schema, rewriting: store.needsRewrite)
+    }
+  }
+
+  /// Reads (and, when `rewriting`, migrates and rewrites) the records.
+  private static func read(_ store: GraphStore, into memory: GraphMemory, schema: Schema, rewriting: Bool)
+    throws(StrataError)
+  {
     let migrating = store.needsMigration
     if migrating { try checkMigrations(store, schema: schema) }
     var rewritten: [JPtr] = []
     defer { for body in rewritten { JValue.release(body) } }
     let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
     try link(pending, in: memory, schema: schema)
-    let changes = materialize(pending, schema: schema, migrating: migrating, rewritten: &rewritten)
-    if migrating {
-      try store.write(changes)
-      try store.setVersion(schema.version)
-    }
+    let changes = materialize(pending, schema: schema, rewriting: rewriting, rewritten: &rewritten)
+    if rewriting { try store.rewrite(changes) }
   }
 
   /// Fails when the schema cannot carry the file's records from the version
@@ -201,11 +217,11 @@ enum GraphLoading {
     }
   }
 
-  /// Makes the linked records' objects; when migrating, also their new
-  /// bodies (kept in `rewritten` for the caller to release): the changes
-  /// that rewrite the file at the schema's version.
+  /// Makes the linked records' objects; when rewriting, also their bodies
+  /// (kept in `rewritten` for the caller to release): the changes that
+  /// rewrite the file in this schema's tables, at its version.
   private static func materialize(
-    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, migrating: Bool, rewritten: inout [JPtr]
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, rewriting: Bool, rewritten: inout [JPtr]
   ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
@@ -213,7 +229,7 @@ enum GraphLoading {
       object.graphRecord = record
       object.recordIsStub = record.state.isStub
       record.state.object = object
-      if migrating, let body = GraphCommit.body(record.state) {
+      if rewriting, let body = GraphCommit.body(record.state) {
         rewritten.append(body)
         changes.append(
           GraphStore.Change(model: schema.models[record.keyRoot].name, key: record.keyJSON, body: body))

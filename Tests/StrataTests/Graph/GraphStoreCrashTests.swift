@@ -19,7 +19,7 @@ private func crashHelper() throws -> URL {
 @Test func aWriterKilledMidTransactionLeavesTheOldContent() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 1)
+  let store = try openStore(path)
   try seed(store)
   let before = try contents(store)
   store.close()
@@ -67,7 +67,7 @@ private func crashHelper() throws -> URL {
   let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
   #expect(walSize > 1_000_000, "WAL size \(walSize)")
 
-  let reopened = try GraphStore(path: path, schemaVersion: 1)
+  let reopened = try openStore(path)
   defer { reopened.close() }
   #expect(same(try contents(reopened), before))
   #expect(try reopened.count(model: "Big") == 0)

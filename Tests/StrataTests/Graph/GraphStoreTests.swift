@@ -19,9 +19,37 @@ final class TemporaryDirectory {
   func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// An upsert.
-func put(_ model: String, _ key: JSON, _ body: JSON) -> GraphStore.JSONChange {
-  GraphStore.JSONChange(model: model, key: key, body: body)
+/// The schema of the store tests: models of every key kind.
+let storeSchemaText = #"""
+  {"strata": 1, "version": VERSION, "models": {
+    "Old": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "text": {"type": "string?"}}},
+    "New": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "fill": {"type": "string?"}}},
+    "Big": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "fill": {"type": "string?"}}},
+    "Tag": {"primaryKey": "name", "properties": {"name": {"type": "string"}, "score": {"type": "double?"},
+            "on": {"type": "bool?"}, "extra": {"type": "json?"}, "tags": {"type": "[Tag]?"}}},
+    "Member": {"primaryKey": ["org", "login"], "properties": {"org": {"type": "string"},
+               "login": {"type": "string"}, "role": {"type": "string?"}, "best": {"type": "Tag?"}}}
+  }}
+  """#
+
+/// The store tests' schema at `version`.
+func storeSchema(version: Int64 = 1) throws(StrataError) -> Schema {
+  var text = storeSchemaText
+  text.replace("VERSION", with: String(version))
+  return try Schema(parsing: text)
+}
+
+/// Opens a store of the test schema at `version`.
+func openStore(_ path: String, version: Int64 = 1, readOnly: Bool = false, busyTimeout: Int32 = 5000)
+  throws(StrataError) -> GraphStore
+{
+  try GraphStore(
+    path: path, schema: try storeSchema(version: version), readOnly: readOnly, busyTimeout: busyTimeout)
+}
+
+/// An upsert of a record of `model` with `values`.
+func put(_ model: String, _ key: JSON, _ values: JSON) -> GraphStore.JSONChange {
+  GraphStore.JSONChange(model: model, key: key, body: ["model": .string(model), "values": values])
 }
 
 /// A delete.
@@ -29,10 +57,17 @@ func remove(_ model: String, _ key: JSON) -> GraphStore.JSONChange {
   GraphStore.JSONChange(model: model, key: key, body: nil)
 }
 
-/// Everything in the store, model by model, in key order.
+/// The values of the record of `model` under `key`, or nil.
+func values(_ store: GraphStore, _ model: String, _ key: JSON) throws -> JSON? {
+  try store.get(model: model, key: key)?["values"]
+}
+
+/// Everything in the store, model by model, in key order: keys and values.
 func contents(_ store: GraphStore) throws -> [String: [(key: JSON, body: JSON)]] {
   var all: [String: [(key: JSON, body: JSON)]] = [:]
-  for model in try store.models() { all[model] = try store.all(model: model) }
+  for model in try store.models() {
+    all[model] = try store.all(model: model).map { ($0.key, $0.body["values"] ?? nil) }
+  }
   return all
 }
 
@@ -93,43 +128,60 @@ func seed(_ store: GraphStore) throws {
 @Test func recordsRoundTripThroughAFile() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 2)
-  #expect(store.storedVersion == 2 && !store.needsMigration && !store.isReadOnly)
+  let store = try openStore(path, version: 2)
+  #expect(store.storedVersion == 2 && !store.needsMigration && !store.isReadOnly && !store.needsRewrite)
   try store.write([
-    put("User", "u1", ["login": "mona", "id": 1, "tags": ["a", "b"]]),
-    put("User", 5, ["login": "five"]),
-    put("User", "5", ["login": "string five"]),
-    put("Membership", ["org": "acme", "login": "mona"], ["role": "admin", "since": 2.5]),
-    put("Counts", ["post": 7], ["likes": 3, "nested": ["z": nil, "a": [true, false]]]),
+    put("Tag", "sun", ["name": "sun", "score": 2.5, "on": true, "extra": ["z": nil, "a": [true, false]]]),
+    put("Tag", "sea", ["name": "sea", "score": nil, "tags": ["sun", "sea", "sun"]]),
+    put("Tag", "x", ["name": "x", "tags": nil]),
+    put("Member", ["acme", "mona"], ["org": "acme", "login": "mona", "role": "admin", "best": "sun"]),
+    put("Old", 5, ["id": 5, "text": "five"]),
   ])
   store.close()
 
-  let reopened = try GraphStore(path: path, schemaVersion: 2)
+  let reopened = try openStore(path, version: 2)
   defer { reopened.close() }
-  #expect(try reopened.get(model: "User", key: "u1") == ["login": "mona", "id": 1, "tags": ["a", "b"]])
-  // A number key and a string key are two records.
-  #expect(try reopened.get(model: "User", key: 5) == ["login": "five"])
-  #expect(try reopened.get(model: "User", key: "5") == ["login": "string five"])
-  // Object keys are canonical: any member order finds the record.
-  #expect(try reopened.get(model: "Membership", key: ["login": "mona", "org": "acme"]) != nil)
   #expect(
-    try reopened.get(model: "Counts", key: ["post": 7]) == [
-      "likes": 3, "nested": ["z": nil, "a": [true, false]],
+    try values(reopened, "Tag", "sun") == [
+      "name": "sun", "score": 2.5, "on": true, "extra": ["z": nil, "a": [true, false]],
     ])
-  #expect(try reopened.get(model: "User", key: "nobody") == nil)
+  // absent stays absent, null stays null, a to-many keeps its order and repeats
+  #expect(
+    try values(reopened, "Tag", "sea") == ["name": "sea", "score": nil, "tags": ["sun", "sea", "sun"]])
+  #expect(try values(reopened, "Tag", "x") == ["name": "x", "tags": nil])
+  #expect(
+    try values(reopened, "Member", ["acme", "mona"]) == [
+      "org": "acme", "login": "mona", "role": "admin", "best": "sun",
+    ])
+  #expect(try values(reopened, "Old", 5) == ["id": 5, "text": "five"])
+  // A number key and a string key are two records; a key of the wrong kind finds none.
+  #expect(try values(reopened, "Old", "5") == nil)
+  #expect(try values(reopened, "Tag", "nobody") == nil)
   #expect(try reopened.get(model: "Nobody", key: 1) == nil)
-  #expect(try reopened.count(model: "User") == 3)
-  #expect(try reopened.models() == ["Counts", "Membership", "User"])
+  #expect(try reopened.count(model: "Tag") == 3)
+  #expect(try reopened.models() == ["Member", "Old", "Tag"])
 
-  // Keys are canonical text (compact, keys sorted); bodies compact, members in their order.
-  let keys = try reopened.loadAll(model: "Membership").map(\.keyText)
-  #expect(keys == [#"{"login":"mona","org":"acme"}"#])
-  let body = try sqlText(reopened.connection, "SELECT body FROM records WHERE model = 'Counts'")
-  #expect(body == #"{"likes":3,"nested":{"z":null,"a":[true,false]}}"#)
+  // The tables are plain SQL: typed columns, a link table with positions.
+  #expect(
+    try sqlText(reopened.connection, "SELECT role FROM Member WHERE org = 'acme' AND login = 'mona'")
+      == "admin")
+  #expect(try sqlInt(reopened.connection, "SELECT \"on\" FROM Tag WHERE name = 'sun'") == 1)
+  #expect(try sqlText(reopened.connection, "SELECT typeof(score) FROM Tag WHERE name = 'sun'") == "real")
+  #expect(
+    try sqlText(
+      reopened.connection,
+      "SELECT group_concat(target, ',') FROM (SELECT target FROM \"Tag.tags\" WHERE owner = 'sea' ORDER BY position)"
+    )
+      == "sun,sea,sun")
+  #expect(try sqlText(reopened.connection, "SELECT best FROM Member") == "sun")
+  #expect(
+    try sqlText(reopened.connection, "SELECT extra FROM Tag WHERE name = 'sun'")
+      == #"{"z":null,"a":[true,false]}"#)
+  #expect(try sqlInt(reopened.connection, "SELECT value FROM strata_meta WHERE key = 'format'") == 2)
 }
 
 @Test func anInMemoryStoreWorksTheSame() throws {
-  let store = try GraphStore(path: ":memory:", schemaVersion: 1)
+  let store = try openStore(":memory:")
   defer { store.close() }
   try store.write([put("Tag", "sun", ["name": "sun"]), put("Tag", "sea", ["name": "sea"])])
   #expect(try store.all(model: "Tag").map(\.key) == ["sea", "sun"])
@@ -138,45 +190,74 @@ func seed(_ store: GraphStore) throws {
 }
 
 @Test func recordsComeBackInKeyOrder() throws {
-  let store = try GraphStore(path: ":memory:", schemaVersion: 1)
+  let store = try openStore(":memory:")
   defer { store.close() }
-  let keys: [JSON] = ["b", 10, "a", 9, -1, ["x": 1], [2, 1], "B", 1.5, true, nil]
-  try store.write(keys.map { put("M", $0, ["k": $0]) })
-  let stored = try store.loadAll(model: "M")
-  // The byte order of the canonical key text.
-  let texts = stored.map(\.keyText)
-  #expect(texts == texts.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-  #expect(texts == [#""B""#, #""a""#, #""b""#, "-1", "1.5", "10", "9", "[2,1]", "null", "true", #"{"x":1}"#])
-  let viaForEach = try store.all(model: "M").map(\.key)
-  #expect(viaForEach.count == keys.count)
-  #expect(try store.all(model: "M").allSatisfy { $0.body == ["k": $0.key] })
+  let numbers: [Int64] = [10, 9, -1, 100, 0]
+  try store.write(numbers.map { put("Old", .int($0), ["id": .int($0)]) })
+  #expect(try store.all(model: "Old").map(\.key) == [-1, 0, 9, 10, 100])
+  let names = ["b", "a", "B", "é", "aa"]
+  try store.write(names.map { put("Tag", .string($0), ["name": .string($0)]) })
+  #expect(try store.all(model: "Tag").map(\.key) == ["B", "a", "aa", "b", "é"])
+  try store.write([
+    put("Member", ["b", "a"], [:]), put("Member", ["a", "z"], [:]), put("Member", ["a", "b"], [:]),
+  ])
+  #expect(try store.all(model: "Member").map(\.key) == [["a", "b"], ["a", "z"], ["b", "a"]])
+  // A key Strata made (a record that had none) is a blob in the key column.
+  try store.write([put("Member", ["$id": 3], ["role": "ghost"])])
+  #expect(try values(store, "Member", ["$id": 3]) == ["role": "ghost"])
+  #expect(
+    try sqlText(store.connection, "SELECT typeof(org) || typeof(login) FROM Member WHERE role = 'ghost'")
+      == "blobblob")
   // Reads nest inside an iteration (the same SQL runs on a second statement).
   var inner = 0
-  try store.forEach(model: "M") { (_, _) throws(StrataError) in
-    try store.forEach(model: "M") { _, _ in inner += 1 }
+  try store.forEach(model: "Old") { (_, _) throws(StrataError) in
+    try store.forEach(model: "Old") { _, _ in inner += 1 }
   }
-  #expect(inner == keys.count * keys.count)
+  #expect(inner == numbers.count * numbers.count)
+}
+
+@Test func valuesTheColumnsCannotHoldAreKept() throws {
+  let store = try openStore(":memory:")
+  defer { store.close() }
+  // a string where an int column is, a to-many of strange elements, a member no property has
+  try store.write([
+    put("Old", 1, ["id": 1, "text": 12, "$unknown": ["x": 1]]),
+    put("Tag", "t", ["name": "t", "tags": [1, [2]]]),
+  ])
+  #expect(try values(store, "Old", 1) == ["id": 1, "text": 12, "$unknown": ["x": 1]])
+  #expect(try values(store, "Tag", "t") == ["name": "t", "tags": [1, [2]]])
+  // a model the file has no table for, a key of the wrong shape: errors before anything is written
+  #expect(errorCode { try store.write([put("Nobody", 1, [:])]) } == .argument)
+  #expect(errorCode { try store.write([put("Member", "one", [:])]) } == .argument)
+  #expect(try store.count(model: "Old") == 1)
 }
 
 @Test func writesUpsertAndDeleteInOrder() throws {
-  let store = try GraphStore(path: ":memory:", schemaVersion: 1)
+  let store = try openStore(":memory:")
   defer { store.close() }
-  try store.write([put("U", 1, ["v": 1]), put("U", 2, ["v": 2]), put("U", 3, ["v": 3])])
+  try store.write([put("Old", 1, ["text": "1"]), put("Old", 2, ["text": "2"]), put("Old", 3, ["text": "3"])])
   try store.write([
-    put("U", 1, ["v": 10]),  // update
-    remove("U", 2),  // delete
-    remove("U", 99),  // deleting nothing is no error
-    put("U", 4, ["v": 4]), remove("U", 4),  // created then deleted in one batch
-    remove("U", 3), put("U", 3, ["v": 30]),  // deleted then created
+    put("Old", 1, ["text": "10"]),  // update
+    remove("Old", 2),  // delete
+    remove("Old", 99),  // deleting nothing is no error
+    put("Old", 4, ["text": "4"]), remove("Old", 4),  // created then deleted in one batch
+    remove("Old", 3), put("Old", 3, ["text": "30"]),  // deleted then created
   ])
-  #expect(try store.all(model: "U").map(\.body) == [["v": 10], ["v": 30]])
-  #expect(try store.get(model: "U", key: 2) == nil)
+  #expect(try store.all(model: "Old").map { $0.body["values"] } == [["text": "10"], ["text": "30"]])
+  #expect(try store.get(model: "Old", key: 2) == nil)
+  // a to-many is rewritten with its owner, and goes with it
+  try store.write([
+    put("Tag", "a", ["name": "a", "tags": ["a", "b"]]), put("Tag", "a", ["name": "a", "tags": ["b"]]),
+  ])
+  #expect(try sqlInt(store.connection, "SELECT count(*) FROM \"Tag.tags\"") == 1)
+  try store.write([remove("Tag", "a")])
+  #expect(try sqlInt(store.connection, "SELECT count(*) FROM \"Tag.tags\"") == 0)
 }
 
 @Test func aFailingWriteLeavesTheFileUnchanged() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 1)
+  let store = try openStore(path)
   try seed(store)
   let before = try contents(store)
 
@@ -206,61 +287,61 @@ func seed(_ store: GraphStore) throws {
   #expect(same(try contents(store), before))
   store.close()
 
-  let reopened = try GraphStore(path: path, schemaVersion: 1)
+  let reopened = try openStore(path)
   defer { reopened.close() }
   #expect(same(try contents(reopened), before))
   // And the store still writes once there is room.
   try reopened.write([put("Old", 1, ["text": "changed"])])
-  #expect(try reopened.get(model: "Old", key: 1) == ["text": "changed"])
+  #expect(try values(reopened, "Old", 1) == ["text": "changed"])
 }
 
 @Test func aNewerSchemaVersionIsRefusedAnOlderOneReported() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 3)
+  let store = try openStore(path, version: 3)
   try seed(store)
   store.close()
 
-  let message = errorMessage { _ = try GraphStore(path: path, schemaVersion: 2) }
+  let message = errorMessage { _ = try openStore(path, version: 2) }
   #expect(message.contains("schema version 3") && message.contains(path))
-  #expect(errorCode { _ = try GraphStore(path: path, schemaVersion: 2) } == .argument)
+  #expect(errorCode { _ = try openStore(path, version: 2) } == .argument)
 
-  let newer = try GraphStore(path: path, schemaVersion: 5)
+  let newer = try openStore(path, version: 5)
   #expect(newer.storedVersion == 3 && newer.schemaVersion == 5 && newer.needsMigration)
   #expect(try newer.count(model: "Old") == 50)
-  try newer.setVersion(5)
-  #expect(newer.storedVersion == 5 && !newer.needsMigration)
+  try newer.rewrite([])
+  #expect(newer.storedVersion == 5 && !newer.needsMigration && !newer.needsRewrite)
   newer.close()
-  #expect(try GraphStore(path: path, schemaVersion: 5).storedVersion == 5)
-  #expect(errorCode { _ = try GraphStore(path: path, schemaVersion: 4) } == .argument)
+  #expect(try openStore(path, version: 5).storedVersion == 5)
+  #expect(errorCode { _ = try openStore(path, version: 4) } == .argument)
 
   // A file of a newer format is refused too.
   let tampered = try SQLiteConnection(path: path)
-  try tampered.execute("UPDATE strata_meta SET value = 2 WHERE key = 'format'")
+  try tampered.execute("UPDATE strata_meta SET value = 3 WHERE key = 'format'")
   tampered.close()
-  #expect(errorMessage { _ = try GraphStore(path: path, schemaVersion: 5) }.contains("format 2"))
+  #expect(errorMessage { _ = try openStore(path, version: 5) }.contains("format 3"))
 }
 
 @Test func aReadOnlyStoreReadsAndRefusesWrites() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 1)
+  let store = try openStore(path)
   try seed(store)
   let before = try contents(store)
   store.close()
 
-  let reader = try GraphStore(path: path, schemaVersion: 1, readOnly: true)
+  let reader = try openStore(path, readOnly: true)
   defer { reader.close() }
   #expect(reader.isReadOnly)
   #expect(same(try contents(reader), before))
   let message = errorMessage { try reader.write([put("Old", 1, ["text": "changed"])]) }
   #expect(message.contains("SQLITE_READONLY") && message.contains(path))
   #expect(errorCode { try reader.write([remove("Old", 1)]) } == .io)
-  #expect(errorCode { try reader.setVersion(2) } == .io)
+  #expect(errorCode { try reader.rewrite([]) } == .io)
   #expect(same(try contents(reader), before))
   // A read-only store cannot create a file.
   #expect(
-    errorCode { _ = try GraphStore(path: directory.path("missing.sqlite"), schemaVersion: 1, readOnly: true) }
+    errorCode { _ = try openStore(directory.path("missing.sqlite"), readOnly: true) }
       == .io)
 }
 
@@ -268,7 +349,7 @@ func seed(_ store: GraphStore) throws {
 func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let store = try GraphStore(path: path, schemaVersion: 1)
+  let store = try openStore(path)
   try seed(store)
   let before = try contents(store)
   store.close()
@@ -276,14 +357,14 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path) }
 
   do {
-    let opened = try GraphStore(path: path, schemaVersion: 1)
+    let opened = try openStore(path)
     defer { opened.close() }
     #expect(errorCode { try opened.write([remove("Old", 1)]) } == .io)
   } catch {
     #expect(error.code == .io)
   }
   try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
-  let reopened = try GraphStore(path: path, schemaVersion: 1)
+  let reopened = try openStore(path)
   defer { reopened.close() }
   #expect(same(try contents(reopened), before))
 }
@@ -293,32 +374,32 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   let text = directory.path("notes.txt")
   try String(repeating: "this is not an SQLite database\n", count: 200).write(
     toFile: text, atomically: true, encoding: .utf8)
-  let message = errorMessage { _ = try GraphStore(path: text, schemaVersion: 1) }
+  let message = errorMessage { _ = try openStore(text) }
   #expect(message.contains("SQLITE_NOTADB") && message.contains(text))
-  #expect(errorCode { _ = try GraphStore(path: text, schemaVersion: 1) } == .io)
+  #expect(errorCode { _ = try openStore(text) } == .io)
   #expect(try String(contentsOfFile: text, encoding: .utf8).hasPrefix("this is not"))
 
   let other = directory.path("other.sqlite")
   let connection = try SQLiteConnection(path: other)
   try connection.execute("CREATE TABLE people(name TEXT)")
   connection.close()
-  #expect(errorCode { _ = try GraphStore(path: other, schemaVersion: 1) } == .argument)
+  #expect(errorCode { _ = try openStore(other) } == .argument)
 
   #expect(
-    errorCode { _ = try GraphStore(path: directory.path("no/such/dir/graph.sqlite"), schemaVersion: 1) }
+    errorCode { _ = try openStore(directory.path("no/such/dir/graph.sqlite")) }
       == .io)
-  #expect(errorCode { _ = try GraphStore(path: "", schemaVersion: 1) } == .argument)
-  #expect(errorCode { _ = try GraphStore(path: "a\u{0}b", schemaVersion: 1) } == .argument)
+  #expect(errorCode { _ = try openStore("") } == .argument)
+  #expect(errorCode { _ = try openStore("a\u{0}b") } == .argument)
 }
 
 @Test func aClosedStoreAndEscapedStatementsAreErrorsNotCrashes() throws {
-  let store = try GraphStore(path: ":memory:", schemaVersion: 1)
+  let store = try openStore(":memory:")
   var escaped: SQLiteStatement? = nil
   try store.connection.withStatement("SELECT 1") { escaped = $0 }
   store.close()
   store.close()
-  #expect(errorCode { _ = try store.get(model: "M", key: 1) } == .argument)
-  #expect(errorCode { try store.write([put("M", 1, [:])]) } == .argument)
+  #expect(errorCode { _ = try store.get(model: "Old", key: 1) } == .argument)
+  #expect(errorCode { try store.write([put("Old", 1, [:])]) } == .argument)
   #expect(errorCode { _ = try escaped?.step() } == .argument)
   #expect(escaped?.text(0) == nil && escaped?.int64(3) == 0)
 }
@@ -337,10 +418,10 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
 @Test func aReaderReadsWhileAWriterHoldsItsTransaction() throws {
   let directory = try TemporaryDirectory()
   let path = directory.path("graph.sqlite")
-  let writer = try GraphStore(path: path, schemaVersion: 1)
+  let writer = try openStore(path)
   defer { writer.close() }
   try seed(writer)
-  let reader = try GraphStore(path: path, schemaVersion: 1, busyTimeout: 50)
+  let reader = try openStore(path, busyTimeout: 50)
   defer { reader.close() }
   let mode = try sqlText(writer.connection, "PRAGMA journal_mode")
   #expect(mode == "wal")
@@ -357,7 +438,7 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
     // The reader sees the last committed state, without waiting.
     readerError = errorCode {
       seen = [try reader.count(model: "Old"), try reader.count(model: "New")]
-      seenBody = try reader.get(model: "Old", key: 1)
+      seenBody = try values(reader, "Old", 1)
     }
     // A second writer waits for the lock, then gives up with an io error.
     secondWriterError = errorCode { try reader.write([put("Old", 2, [:])]) }
@@ -367,5 +448,5 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   #expect(seen == [50, 0] && seenBody == ["id": 1, "text": "original"])
   #expect(try reader.count(model: "Old") == 49)
   #expect(try reader.count(model: "New") == 100)
-  #expect(try reader.get(model: "Old", key: 1) == ["text": "new"])
+  #expect(try values(reader, "Old", 1) == ["text": "new"])
 }

@@ -1,10 +1,12 @@
 import CSQLite
 
 /// Reading and writing records: by key, by model in key order, and batches
-/// of upserts and deletes applied in one transaction.
+/// of upserts and deletes applied in one transaction (format 2; a file of
+/// format 1 is read by GraphStore+Format1).
 extension GraphStore {
-  /// One change of a `write`: the record of `model` under `key` gets `body`,
-  /// or is deleted when `body` is nil. The values are borrowed for the call.
+  /// One change of a `write`: the record of the key space `model` under
+  /// `key` gets `body` (`{"model", "stub"?, "values"}`), or is deleted when
+  /// `body` is nil. The values are borrowed for the call.
   package struct Change {
     /// The model's name.
     package var model: String
@@ -44,71 +46,69 @@ extension GraphStore {
     }
   }
 
+  /// A change made ready to write: its table and rows, or its table and key to delete.
+  struct PreparedChange {
+    /// The table.
+    var table: TableLayout.Table
+    /// The key's cells.
+    var key: [SQLCell]
+    /// The rows, or nil to delete.
+    var row: RecordRows.Row?
+  }
+
   // MARK: reading
+
+  /// The layout the file is read with, or nil for format 1.
+  private var readLayout: TableLayout? { fileFormat < Self.format ? nil : fileLayout }
 
   /// The body of the record of `model` under `key` (borrowed), as a new
   /// reference; nil when there is none.
   package func get(model: String, key: JPtr) throws(StrataError) -> JPtr? {
-    let keyText = try CanonicalJSON.text(key, what: "the key")
-    return try connection.withStatement("SELECT body FROM records WHERE model = ? AND key = ?") {
-      (statement) throws(StrataError) -> JPtr? in
-      try statement.bind(1, text: model)
-      try statement.bind(2, text: keyText)
-      guard try statement.step() else { return nil }
-      return try parseColumn(statement, 0, what: "the body of \(model) \(keyText)")
+    guard let layout = readLayout else { return try format1Get(model: model, key: key) }
+    guard let table = layout.table(model), let recordKey = RecordKey(json: key),
+      let cells = RecordRows.cells(recordKey, parts: table.keyParts)
+    else { return nil }
+    var found: JPtr? = nil
+    try readRows(table, in: layout, where: cells) { (_, body) throws(StrataError) in
+      found = JValue.retain(body)
     }
+    return found
   }
 
   /// The number of records of `model`.
   package func count(model: String) throws(StrataError) -> Int {
-    try connection.withStatement("SELECT count(*) FROM records WHERE model = ?") {
+    guard let layout = readLayout else { return try format1Count(model: model) }
+    guard layout.table(model) != nil else { return 0 }
+    return try connection.withStatement("SELECT count(*) FROM \(SQLText.quoted(model))") {
       (statement) throws(StrataError) -> Int in
-      try statement.bind(1, text: model)
-      return try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
+      try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
     }
   }
 
   /// Calls `body` with the key and body of every record of `model`, in key
-  /// order: the byte order of the canonical key text (so the integer key 10
-  /// comes before 9, and every number before every string). The values are
-  /// borrowed for the call. Calling other reads of the store from `body` is
-  /// allowed; writing is not (the iteration would see a moving table).
+  /// order (`RecordKey`'s). The values are borrowed for the call. Calling
+  /// other reads of the store from `body` is allowed; writing is not.
   package func forEach(
     model: String, _ body: (_ key: JPtr, _ body: JPtr) throws(StrataError) -> Void
   ) throws(StrataError) {
-    try connection.withStatement("SELECT key, body FROM records WHERE model = ? ORDER BY key") {
-      (statement) throws(StrataError) in
-      try statement.bind(1, text: model)
-      while try statement.step() {
-        let key = try parseColumn(statement, 0, what: "a key of \(model)")
-        defer { JValue.release(key) }
-        let value = try parseColumn(statement, 1, what: "a body of \(model)")
-        defer { JValue.release(value) }
-        try body(key, value)
-      }
-    }
+    for record in try loadAll(model: model) { try body(record.key, record.body) }
   }
 
-  /// Every record of `model`, in key order (as `forEach`).
+  /// Every record of `model`, in key order (`RecordKey`'s).
   package func loadAll(model: String) throws(StrataError) -> [StoredRecord] {
-    var records: [StoredRecord] = []
-    try connection.withStatement("SELECT key, body FROM records WHERE model = ? ORDER BY key") {
-      (statement) throws(StrataError) in
-      try statement.bind(1, text: model)
-      while try statement.step() {
-        let keyText = statement.text(0) ?? ""
-        let key = try parseColumn(statement, 0, what: "a key of \(model)")
-        let value: JPtr
-        do throws(StrataError) {
-          value = try parseColumn(statement, 1, what: "a body of \(model)")
-        } catch {
-          JValue.release(key)
-          throw error
-        }
-        records.append(StoredRecord(keyText: keyText, key: key, body: value))
+    guard let layout = readLayout else { return try format1LoadAll(model: model) }
+    guard let table = layout.table(model) else { return [] }
+    var records: [(RecordKey, StoredRecord)] = []
+    try readRows(table, in: layout, where: nil) { (key, body) throws(StrataError) in
+      guard let keyJSON = key.makeJSON() else { throw StrataError(code: .oom, message: "out of memory") }
+      let text: String
+      do throws(StrataError) { text = try CanonicalJSON.text(keyJSON, what: "a key") } catch {
+        JValue.release(keyJSON)
+        throw error
       }
+      records.append((key, StoredRecord(keyText: text, key: keyJSON, body: JValue.retain(body))))
     }
-    return records
+    return records.sorted { $0.0 < $1.0 }.map(\.1)
   }
 
   /// Every record of every model, by model name (names in byte order,
@@ -124,28 +124,68 @@ extension GraphStore {
 
   /// The names of the models that have records, in byte order.
   package func models() throws(StrataError) -> [String] {
-    try connection.withStatement("SELECT DISTINCT model FROM records ORDER BY model") {
-      (statement) throws(StrataError) -> [String] in
-      var names: [String] = []
-      while try statement.step() { names.append(statement.text(0) ?? "") }
-      return names
+    guard let layout = readLayout else { return try format1Models() }
+    var names: [String] = []
+    for table in layout.tables {
+      let any = try connection.withStatement("SELECT 1 FROM \(SQLText.quoted(table.name)) LIMIT 1") {
+        (statement) throws(StrataError) -> Bool in try statement.step()
+      }
+      if any { names.append(table.name) }
     }
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
-  /// Parses the JSON text of a column (a new reference); anything else in the
-  /// column means a damaged file: an `io` error.
-  private func parseColumn(_ statement: SQLiteStatement, _ column: Int32, what: String) throws(StrataError)
-    -> JPtr
-  {
-    let path = self.path
-    return try statement.withText(column) { (bytes) throws(StrataError) -> JPtr in
-      guard let bytes else {
-        throw SQLiteError.store(.io, "\(what) is not text (the file is damaged)", path: path)
+  /// Reads the rows of `table` (all, or the one whose key cells are `key`)
+  /// with their links, and calls `body` with each record's key and body
+  /// (borrowed for the call).
+  private func readRows(
+    _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?,
+    _ body: (RecordKey, JPtr) throws(StrataError) -> Void
+  ) throws(StrataError) {
+    var links: [String: [RecordKey: [RecordKey]]] = [:]
+    for property in table.properties {
+      guard case .toMany(let target, let name) = property.storage, let targetTable = layout.table(target)
+      else {
+        continue
       }
-      do throws(StrataError) {
-        return try CanonicalJSON.parse(bytes, what: what)
-      } catch {
-        throw SQLiteError.store(.io, error.description, path: path)
+      let columns = Self.linkColumns(table, property, in: layout)
+      let owners = columns.owner.map(\.name)
+      var sql =
+        "SELECT \(SQLText.list(owners + columns.target.map(\.name))) FROM \(SQLText.quoted(name))"
+      if key != nil { sql += " WHERE \(SQLText.equalAll(owners))" }
+      sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
+      var byOwner: [RecordKey: [RecordKey]] = [:]
+      try connection.withStatement(sql) { (statement) throws(StrataError) in
+        if let key { try statement.bind(1, cells: key) }
+        let width = Int32(owners.count)
+        let total = width + Int32(columns.target.count)
+        while try statement.step() {
+          let cells = (0..<total).map(statement.cell)
+          guard let owner = RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
+            let targetKey = RecordRows.key(cells[Int(width)...], parts: targetTable.keyParts)
+          else { throw RecordRows.damaged("a row of '\(name)' does not hold keys") }
+          byOwner[owner, default: []].append(targetKey)
+        }
+      }
+      links[property.name] = byOwner
+    }
+    let keyNames = table.keyColumns.map(\.name)
+    let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    var sql = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
+    if key != nil { sql += " WHERE \(SQLText.equalAll(keyNames))" }
+    try connection.withStatement(sql) { (statement) throws(StrataError) in
+      if let key { try statement.bind(1, cells: key) }
+      let count = Int32(columns.count)
+      while try statement.step() {
+        let cells = (0..<count).map(statement.cell)
+        guard let recordKey = RecordRows.key(cells[0..<keyNames.count], parts: table.keyParts) else {
+          throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
+        }
+        var own: [String: [RecordKey]] = [:]
+        for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+        let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)
+        defer { JValue.release(made) }
+        try body(recordKey, made)
       }
     }
   }
@@ -157,25 +197,50 @@ extension GraphStore {
   /// IMMEDIATE` ... `COMMIT`, `ROLLBACK` on any failure: a full disk, a
   /// read-only file, a key that cannot be written, a process killed half-way).
   ///
-  /// Keys and bodies are turned into canonical text before the transaction
-  /// starts, so a bad value (nested too deep, an empty model name) fails
-  /// before anything is written; its error's path is `/N`, the change's index.
+  /// Records are turned into rows before the transaction starts, so a bad
+  /// value (nested too deep, a model the file has no table for) fails
+  /// before anything is written; its error's path is `/N`, the change's
+  /// index. A file that must first be rewritten (`needsRewrite`) is refused.
   /// `progress`, when given, is called inside the transaction after each
   /// change is applied with the number applied so far (for progress reports;
   /// the crash test uses it to know it is half-way).
   package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
-    var prepared: [(model: String, key: String, body: String?)] = []
+    _ = try connection.dataVersion()  // a closed store fails here, as every call does
+    let rows = try prepare(changes, layout: layout)
+    if fileFormat < Self.format || fileLayout != layout {
+      throw SQLiteError.store(
+        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
+      )
+    }
+    try connection.writeTransaction { () throws(StrataError) in
+      try apply(rows, layout: layout, progress: progress)
+    }
+  }
+
+  /// Turns changes into rows (outside any transaction).
+  func prepare(_ changes: [Change], layout: TableLayout) throws(StrataError) -> [PreparedChange] {
+    var prepared: [PreparedChange] = []
     prepared.reserveCapacity(changes.count)
     for (index, change) in changes.enumerated() {
       do throws(StrataError) {
-        if change.model.isEmpty {
-          throw StrataError(code: .argument, message: "a record's model name must not be empty")
+        guard let table = layout.table(change.model) else {
+          throw StrataError(
+            code: .argument, message: "the graph file has no table for records of '\(change.model)'")
         }
-        let key = try CanonicalJSON.text(change.key, what: "the key")
-        let body = try change.body.map { (value) throws(StrataError) in
-          try CanonicalJSON.text(value, what: "the body", sortKeys: false)
+        guard let key = RecordKey(json: change.key), let cells = RecordRows.cells(key, parts: table.keyParts)
+        else {
+          throw StrataError(
+            code: .argument,
+            message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
         }
-        prepared.append((change.model, key, body))
+        var row: RecordRows.Row? = nil
+        if let body = change.body {
+          if Nesting.exceeds(body, CanonicalJSON.depthLimit) {
+            throw Nesting.tooDeep("the body", CanonicalJSON.depthLimit)
+          }
+          row = try RecordRows.row(table, in: layout, key: key, body: body)
+        }
+        prepared.append(PreparedChange(table: table, key: cells, row: row))
       } catch {
         throw StrataError(
           error.errors.map { detail in
@@ -185,28 +250,54 @@ extension GraphStore {
           })
       }
     }
-    try connection.writeTransaction { () throws(StrataError) in
-      for (index, change) in prepared.enumerated() {
-        if let body = change.body {
-          try connection.withStatement(
-            "INSERT INTO records(model, key, body) VALUES(?, ?, ?) "
-              + "ON CONFLICT(model, key) DO UPDATE SET body = excluded.body"
-          ) { (statement) throws(StrataError) in
-            try statement.bind(1, text: change.model)
-            try statement.bind(2, text: change.key)
-            try statement.bind(3, text: body)
-            try statement.run()
+    return prepared
+  }
+
+  /// Writes prepared changes (inside the caller's transaction).
+  func apply(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?) throws(StrataError)
+  {
+    for (index, change) in changes.enumerated() {
+      let sql = statements.sql(for: change.table, in: layout)
+      if let row = change.row {
+        try connection.withStatement(sql.upsert) { (statement) throws(StrataError) in
+          var next = try statement.bind(1, cells: row.key)
+          try statement.bind(next, text: row.model)
+          try statement.bind(next + 1, int: row.stub ? 1 : 0)
+          if let extra = row.extra {
+            try statement.bind(next + 2, text: extra)
+          } else {
+            try statement.bindNull(next + 2)
           }
-        } else {
-          try connection.withStatement("DELETE FROM records WHERE model = ? AND key = ?") {
-            (statement) throws(StrataError) in
-            try statement.bind(1, text: change.model)
-            try statement.bind(2, text: change.key)
-            try statement.run()
+          next += 3
+          try statement.bind(next, cells: row.columns)
+          try statement.run()
+        }
+        for (link, targets) in zip(sql.links, row.links) {
+          try deleteLinks(link, owner: row.key)
+          for (position, target) in (targets ?? []).enumerated() {
+            try connection.withStatement(link.insert) { (statement) throws(StrataError) in
+              let next = try statement.bind(1, cells: row.key)
+              try statement.bind(next, int: Int64(position))
+              try statement.bind(next + 1, cells: target)
+              try statement.run()
+            }
           }
         }
-        progress?(index + 1)
+      } else {
+        try connection.withStatement(sql.delete) { (statement) throws(StrataError) in
+          try statement.bind(1, cells: change.key)
+          try statement.run()
+        }
+        for link in sql.links { try deleteLinks(link, owner: change.key) }
       }
+      progress?(index + 1)
+    }
+  }
+
+  private func deleteLinks(_ link: StoreStatements.Link, owner: [SQLCell]) throws(StrataError) {
+    try connection.withStatement(link.delete) { (statement) throws(StrataError) in
+      try statement.bind(1, cells: owner)
+      try statement.run()
     }
   }
 }

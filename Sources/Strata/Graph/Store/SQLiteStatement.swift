@@ -99,6 +99,19 @@ package final class SQLiteStatement {
     try check(sqlite3_bind_double(statement, index, value), "bind a value for")
   }
 
+  /// Binds a blob of `bytes` (empty allowed: a blob of length 0, not
+  /// NULL) to parameter `index`; SQLite copies it.
+  package func bind(_ index: Int32, blob bytes: [UInt8]) throws(StrataError) {
+    let statement = try live()
+    let result =
+      bytes.isEmpty
+      ? sqlite3_bind_zeroblob(statement, index, 0)
+      : bytes.withUnsafeBytes { raw in
+        sqlite3_bind_blob64(statement, index, raw.baseAddress, UInt64(raw.count), strata_sqlite_transient())
+      }
+    try check(result, "bind a value for")
+  }
+
   /// Binds SQL NULL to parameter `index`.
   package func bindNull(_ index: Int32) throws(StrataError) {
     let statement = try live()
@@ -150,6 +163,21 @@ package final class SQLiteStatement {
   package func int64(_ index: Int32) -> Int64 {
     guard let handle, hasColumn(index) else { return 0 }
     return sqlite3_column_int64(handle, index)
+  }
+
+  /// Column `index` as a real number (0 for NULL or a missing column).
+  package func double(_ index: Int32) -> Double {
+    guard let handle, hasColumn(index) else { return 0 }
+    return sqlite3_column_double(handle, index)
+  }
+
+  /// The bytes of column `index` when it holds a blob, else nil.
+  package func blob(_ index: Int32) -> [UInt8]? {
+    guard let handle, hasColumn(index), sqlite3_column_type(handle, index) == SQLITE_BLOB else { return nil }
+    // sqlite3_column_blob before sqlite3_column_bytes, as SQLite asks.
+    guard let base = sqlite3_column_blob(handle, index) else { return [] }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return Array(UnsafeRawBufferPointer(start: base, count: max(count, 0)))
   }
 
   /// Calls `body` with the UTF-8 bytes of column `index` when it holds text

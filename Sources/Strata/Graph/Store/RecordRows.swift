@@ -1,0 +1,362 @@
+import CJansson
+
+/// Turns a record (its key and stored body, `{"model", "stub"?, "values"}`)
+/// into the cells of its table's row and its link tables' rows, and back
+/// (format 2, TableLayout).
+///
+/// Nothing is lost on the way: a property a record lacks is named in the
+/// row's `strata_extra` (`{"absent": [...]}`), and a value its column cannot
+/// hold (a to-many that is null, a value of another type than the column's)
+/// is kept there as JSON (`{"values": {...}}`), its column NULL. A key
+/// Strata made for a record that had none (`{"$id": N}`) is a blob of the
+/// digits of N in the key's first column (empty blobs in the others): no
+/// value of the schema's types is a blob.
+enum RecordRows {
+  typealias Layout = TableLayout
+
+  /// A record as rows.
+  struct Row {
+    /// The cells of the key columns.
+    var key: [SQLCell]
+    /// The model (`strata_type`).
+    var model: String
+    /// True for a stub.
+    var stub: Bool
+    /// The JSON text of `strata_extra`, or nil.
+    var extra: String?
+    /// The cells of every property column of the table, in order.
+    var columns: [SQLCell]
+    /// For each to-many property of the table (in order), its targets'
+    /// key cells, or nil when the record's model does not store it in the
+    /// link table.
+    var links: [[[SQLCell]]?]
+  }
+
+  // MARK: keys
+
+  /// The cells of `key` in a key of `parts`, or nil when the key does not have that shape.
+  static func cells(_ key: RecordKey, parts: [Layout.KeyPart]) -> [SQLCell]? {
+    if case .synthetic(let id) = key {
+      let width = parts.reduce(0) { $0 + $1.width }
+      return [.blob(Array(String(id).utf8))] + Array(repeating: .blob([]), count: max(width - 1, 0))
+    }
+    if parts.count == 1 { return cells(key, part: parts[0]) }
+    guard case .composite(let keys) = key, keys.count == parts.count else { return nil }
+    var out: [SQLCell] = []
+    for (part, key) in zip(parts, keys) {
+      guard let made = cells(key, part: part) else { return nil }
+      out += made
+    }
+    return out
+  }
+
+  private static func cells(_ key: RecordKey, part: Layout.KeyPart) -> [SQLCell]? {
+    switch (part, key) {
+    case (.key(let parts), _): return cells(key, parts: parts)
+    case (.value(.integer), .int(let value)): return [.integer(value)]
+    case (.value(.real), .double(let value)): return [.real(value)]
+    case (.value(.bool), .bool(let value)): return [.integer(value ? 1 : 0)]
+    case (.value(.text), .string(let value)): return [.text(value)]
+    case (.value(.json), _):
+      guard let value = key.makeJSON() else { return nil }
+      defer { JValue.release(value) }
+      return (try? CanonicalJSON.text(value)).map { [.text($0)] }
+    default: return nil
+    }
+  }
+
+  /// The key the cells hold in a key of `parts`; nil when they do not hold one.
+  static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
+    guard let first = cells.first else { return nil }
+    let width = parts.reduce(0) { $0 + $1.width }
+    if case .blob(let digits) = first, !digits.isEmpty {
+      let second = cells.dropFirst().first
+      if width == 1 || second == .blob([]) {
+        return Int64(String(decoding: digits, as: UTF8.self)).map(RecordKey.synthetic)
+      }
+    }
+    var keys: [RecordKey] = []
+    var offset = cells.startIndex
+    for part in parts {
+      let end = offset + part.width
+      guard end <= cells.endIndex, let key = key(cells[offset..<end], part: part) else { return nil }
+      keys.append(key)
+      offset = end
+    }
+    return keys.count == 1 ? keys[0] : .composite(keys)
+  }
+
+  private static func key(_ cells: ArraySlice<SQLCell>, part: Layout.KeyPart) -> RecordKey? {
+    switch (part, cells.first ?? .null) {
+    case (.key(let parts), _): return key(cells, parts: parts)
+    case (.value(.integer), .integer(let value)): return .int(value)
+    case (.value(.real), .real(let value)): return .double(value)
+    case (.value(.real), .integer(let value)): return .double(Double(value))
+    case (.value(.bool), .integer(let value)): return .bool(value != 0)
+    case (.value(.text), .text(let value)): return .string(value)
+    case (.value(.json), .text(let text)):
+      guard case .success(let value) = JSONText.parse(text) else { return nil }
+      defer { JValue.release(value) }
+      return RecordKey(json: value)
+    default: return nil
+    }
+  }
+
+  // MARK: values
+
+  /// The cell of a property value in a column of `kind`, or nil when the
+  /// column cannot hold it.
+  static func cell(_ value: JPtr, kind: Layout.ColumnKind) -> SQLCell? {
+    switch (kind, value.pointee.type) {
+    case (_, JSON_NULL): return .null
+    case (.integer, JSON_INTEGER): return .integer(Int64(json_integer_value(value)))
+    case (.real, JSON_REAL): return .real(json_real_value(value))
+    case (.bool, JSON_TRUE): return .integer(1)
+    case (.bool, JSON_FALSE): return .integer(0)
+    case (.text, JSON_STRING): return .text(JValue.string(value))
+    case (.json, _): return (try? CanonicalJSON.text(value, sortKeys: false)).map(SQLCell.text)
+    default: return nil
+    }
+  }
+
+  /// The value a column of `kind` holds (a new reference).
+  static func value(_ cell: SQLCell, kind: Layout.ColumnKind, what: @autoclosure () -> String)
+    throws(StrataError)
+    -> JPtr
+  {
+    let made: JPtr?
+    switch (kind, cell) {
+    case (_, .null): made = json_null()
+    case (.integer, .integer(let value)): made = json_integer(json_int_t(value))
+    case (.real, .real(let value)): made = json_real(value)
+    case (.real, .integer(let value)): made = json_real(Double(value))
+    case (.bool, .integer(let value)): made = value != 0 ? json_true() : json_false()
+    case (.text, .text(let text)): made = JValue.makeString(text)
+    case (.json, .text(let text)):
+      switch JSONText.parse(text) {
+      case .success(let value): made = value
+      case .failure(let error): throw damaged("\(what()) is not JSON: \(error.description)")
+      }
+    default: throw damaged("\(what()) holds \(cell), not \(kind.rawValue)")
+    }
+    guard let made else { throw StrataError(code: .oom, message: "out of memory reading \(what())") }
+    return made
+  }
+
+  // MARK: records to rows
+
+  /// The rows of the record of `key` whose stored body is `body`, in `table`
+  /// of `layout`. A body of a model the table does not hold, or a key that
+  /// does not fit the table's key, is an `argument` error.
+  static func row(_ table: Layout.Table, in layout: Layout, key: RecordKey, body: JPtr) throws(StrataError)
+    -> Row
+  {
+    guard JValue.isObject(body), let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
+      let values = json_object_get(body, "values"), JValue.isObject(values)
+    else { throw StrataError(code: .argument, message: "a stored record needs a model and values") }
+    let modelName = JValue.string(modelValue)
+    guard let model = table.models.first(where: { $0.name == modelName }) else {
+      throw StrataError(
+        code: .argument, message: "the table '\(table.name)' does not hold records of '\(modelName)'")
+    }
+    guard let keyCells = cells(key, parts: table.keyParts) else {
+      throw StrataError(
+        code: .argument, message: "the key \(key) does not fit the key columns of '\(table.name)'")
+    }
+    let stub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+    let owned = Set(model.properties)
+    var absent: [String] = []
+    var kept: [(String, JPtr)] = []
+    var columns: [SQLCell] = []
+    var links: [[[SQLCell]]?] = []
+    for name in table.keyProperties where json_object_get(values, name) == nil && owned.contains(name) {
+      absent.append(name)
+    }
+    for property in table.properties {
+      let value = owned.contains(property.name) ? json_object_get(values, property.name) : nil
+      if value == nil && owned.contains(property.name) { absent.append(property.name) }
+      let none = Array(repeating: SQLCell.null, count: property.columns.count)
+      switch property.storage {
+      case .column(let kind):
+        guard let value else {
+          columns += none
+          continue
+        }
+        if let made = cell(value, kind: kind) {
+          columns.append(made)
+        } else {
+          kept.append((property.name, value))
+          columns += none
+        }
+      case .toOne(let target):
+        guard let value, !JValue.isNull(value) else {
+          columns += none
+          continue
+        }
+        if let targetKey = RecordKey(json: value), let parts = layout.table(target)?.keyParts,
+          let made = cells(targetKey, parts: parts)
+        {
+          columns += made
+        } else {
+          kept.append((property.name, value))
+          columns += none
+        }
+      case .toMany(let target, _):
+        guard let value else {
+          links.append(nil)
+          continue
+        }
+        if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
+          links.append(made)
+        } else {
+          kept.append((property.name, value))
+          links.append(nil)
+        }
+      }
+    }
+    forEachMember(values) { name, value in
+      if name == "$type" && model.tagged && JValue.isString(value) && JValue.string(value) == model.name {
+        return
+      }
+      if !owned.contains(name) { kept.append((name, value)) }
+    }
+    return Row(
+      key: keyCells, model: modelName, stub: stub, extra: try extraText(absent: absent, kept: kept),
+      columns: columns, links: links)
+  }
+
+  /// The key cells of every element of a to-many value, or nil when it is
+  /// not a list of keys of that shape.
+  private static func targetCells(_ value: JPtr, parts: [Layout.KeyPart]?) -> [[SQLCell]]? {
+    guard let parts, JValue.isArray(value) else { return nil }
+    var out: [[SQLCell]] = []
+    out.reserveCapacity(json_array_size(value))
+    for index in 0..<json_array_size(value) {
+      guard let element = json_array_get(value, index), let key = RecordKey(json: element),
+        let made = cells(key, parts: parts)
+      else { return nil }
+      out.append(made)
+    }
+    return out
+  }
+
+  /// The text of `strata_extra`, or nil when there is nothing to keep.
+  private static func extraText(absent: [String], kept: [(String, JPtr)]) throws(StrataError) -> String? {
+    if absent.isEmpty && kept.isEmpty { return nil }
+    guard let extra = json_object() else { throw StrataError(code: .oom, message: "out of memory") }
+    defer { JValue.release(extra) }
+    if !absent.isEmpty, let list = json_array() {
+      for name in absent { _ = json_array_append_new(list, JValue.makeString(name) ?? json_null()) }
+      JValue.setNew(extra, "absent", list)
+    }
+    if !kept.isEmpty, let object = json_object() {
+      for (name, value) in kept { JValue.setNew(object, name, JValue.retain(value)) }
+      JValue.setNew(extra, "values", object)
+    }
+    return try CanonicalJSON.text(extra, what: "a record's kept values", sortKeys: false)
+  }
+
+  /// Calls `body` with every member of an object (borrowed).
+  private static func forEachMember(_ object: JPtr, _ body: (String, JPtr) -> Void) {
+    var iterator = json_object_iter(object)
+    while let current = iterator {
+      if let key = json_object_iter_key(current), let value = json_object_iter_value(current) {
+        body(String(cString: key), value)
+      }
+      iterator = json_object_iter_next(object, current)
+    }
+  }
+
+  // MARK: rows to records
+
+  /// The stored body of a row read back (a new reference): `cells` are the
+  /// row's columns in table order (key, `strata_type`, `strata_stub`,
+  /// `strata_extra`, properties), `links` the targets' keys of each to-many
+  /// property (by name; a missing one is empty).
+  static func body(
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, cells: [SQLCell], links: [String: [RecordKey]]
+  ) throws(StrataError) -> JPtr {
+    let base = table.keyColumns.count
+    guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
+      case .text(let modelName) = cells[base]
+    else { throw damaged("a row of '\(table.name)' has no model") }
+    guard let model = table.models.first(where: { $0.name == modelName }) else {
+      throw damaged("a row of '\(table.name)' is of the model '\(modelName)', which the table does not hold")
+    }
+    guard let body = json_object(), let values = json_object() else {
+      throw StrataError(code: .oom, message: "out of memory")
+    }
+    JValue.setNew(body, "values", values)
+    var done = false
+    defer { if !done { JValue.release(body) } }
+    JValue.setNew(body, "model", JValue.makeString(modelName) ?? json_null())
+    if case .integer(let stub) = cells[base + 1], stub != 0 { JValue.setNew(body, "stub", json_true()) }
+    if model.tagged { JValue.setNew(values, "$type", JValue.makeString(modelName) ?? json_null()) }
+
+    var absent: Set<String> = []
+    var kept: JPtr? = nil
+    var extraValue: JPtr? = nil
+    defer { if let extraValue { JValue.release(extraValue) } }
+    if case .text(let text) = cells[base + 2] {
+      guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
+        throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
+      }
+      extraValue = parsed
+      if let list = json_object_get(parsed, "absent"), JValue.isArray(list) {
+        for index in 0..<json_array_size(list) {
+          if let name = json_array_get(list, index), JValue.isString(name) {
+            absent.insert(JValue.string(name))
+          }
+        }
+      }
+      if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
+    }
+    let owned = Set(model.properties)
+    if case .composite(let parts) = key, table.keyProperties.count > 1 {
+      for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) {
+        if let value = part.makeJSON() { JValue.setNew(values, name, value) }
+      }
+    } else if table.keyProperties.count == 1, !absent.contains(table.keyProperties[0]) {
+      if let value = key.makeJSON() { JValue.setNew(values, table.keyProperties[0], value) }
+    }
+    var offset = base + 3
+    for property in table.properties {
+      let range = offset..<(offset + property.columns.count)
+      offset = range.upperBound
+      guard owned.contains(property.name), !absent.contains(property.name),
+        kept.flatMap({ json_object_get($0, property.name) }) == nil
+      else { continue }
+      let what = "the column '\(property.name)' of the '\(modelName)' record \(key)"
+      switch property.storage {
+      case .column(let kind):
+        JValue.setNew(values, property.name, try value(cells[range.lowerBound], kind: kind, what: what))
+      case .toOne(let target):
+        if cells[range].allSatisfy(\.isNull) {
+          JValue.setNew(values, property.name, json_null())
+        } else {
+          guard let parts = layout.table(target)?.keyParts,
+            let targetKey = Self.key(cells[range], parts: parts),
+            let made = targetKey.makeJSON()
+          else { throw damaged("\(what) does not hold a key of '\(target)'") }
+          JValue.setNew(values, property.name, made)
+        }
+      case .toMany:
+        guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
+        for target in links[property.name] ?? [] {
+          _ = json_array_append_new(list, target.makeJSON() ?? json_null())
+        }
+        JValue.setNew(values, property.name, list)
+      }
+    }
+    if let kept {
+      forEachMember(kept) { name, value in JValue.setNew(values, name, JValue.retain(value)) }
+    }
+    done = true
+    return body
+  }
+
+  /// An `io` error for a file whose rows do not make sense.
+  static func damaged(_ message: String) -> StrataError {
+    StrataError(code: .io, message: "the graph file is damaged: \(message)")
+  }
+}

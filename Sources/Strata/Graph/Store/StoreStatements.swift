@@ -1,0 +1,52 @@
+/// The SQL that writes each table's records, made once per table.
+struct StoreStatements {
+  /// The SQL of one link table.
+  struct Link {
+    /// Inserts one link: owner key, position, target key.
+    var insert: String
+    /// Deletes every link of one owner.
+    var delete: String
+  }
+
+  /// The SQL of one table.
+  struct Table {
+    /// Inserts or updates a row: key, `strata_type`, `strata_stub`,
+    /// `strata_extra`, property columns.
+    var upsert: String
+    /// Deletes the row of one key.
+    var delete: String
+    /// The link tables of the table's to-many properties, in order.
+    var links: [Link]
+  }
+
+  private var tables: [String: Table] = [:]
+
+  /// The SQL of `table` of `layout`.
+  mutating func sql(for table: TableLayout.Table, in layout: TableLayout) -> Table {
+    if let made = tables[table.name] { return made }
+    let keys = table.keyColumns.map(\.name)
+    let others = TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    let all = keys + others
+    let quotedTable = SQLText.quoted(table.name)
+    var upsert =
+      "INSERT INTO \(quotedTable)(\(SQLText.list(all))) VALUES(\(SQLText.parameters(all.count))) "
+      + "ON CONFLICT(\(SQLText.list(keys))) DO UPDATE SET "
+    upsert += others.map { "\(SQLText.quoted($0)) = excluded.\(SQLText.quoted($0))" }.joined(separator: ", ")
+    var links: [Link] = []
+    for property in table.properties {
+      guard case .toMany(_, let name) = property.storage else { continue }
+      let columns = GraphStore.linkColumns(table, property, in: layout)
+      let owners = columns.owner.map(\.name)
+      let linkColumns = owners + ["position"] + columns.target.map(\.name)
+      links.append(
+        Link(
+          insert:
+            "INSERT INTO \(SQLText.quoted(name))(\(SQLText.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
+          delete: "DELETE FROM \(SQLText.quoted(name)) WHERE \(SQLText.equalAll(owners))"))
+    }
+    let made = Table(
+      upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(SQLText.equalAll(keys))", links: links)
+    tables[table.name] = made
+    return made
+  }
+}

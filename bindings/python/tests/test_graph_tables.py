@@ -1,0 +1,180 @@
+"""The graph file's tables (format 2, docs/graph.md "The file's tables"):
+plain SQL that sqlite3, its shell and pandas read; format 1 files converted
+once; migrations that add and drop columns in one transaction."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pandas
+import pytest
+
+import strata
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "graph"
+FORMAT1 = ROOT / "Tests" / "fixtures" / "graph-format1"
+
+
+def columns(db: sqlite3.Connection, table: str) -> Dict[str, str]:
+    return {row[1]: row[2] for row in db.execute(f'PRAGMA table_info("{table}")')}
+
+
+def dump(ctx: strata.Context, models: List[str]) -> Dict[str, Any]:
+    return {
+        model: [{"key": r.key, "stub": r.is_stub, "values": r.to_dict(nested=False)} for r in ctx.all(model)]
+        for model in models
+    }
+
+
+def test_the_example_graph_is_tables_anyone_reads(tmp_path: Path) -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    path = str(tmp_path / "blog.db")
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    db = sqlite3.connect(path)
+    tables = sorted(row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    assert tables == ["Post", "Post.tags", "Tag", "User", "User.posts", "strata_meta"]
+    assert columns(db, "User") == {
+        "id": "INTEGER", "strata_type": "TEXT", "strata_stub": "INTEGER", "strata_extra": "TEXT", "login": "TEXT"}
+    assert columns(db, "Post")["author"] == "INTEGER"
+    assert columns(db, "Post.tags") == {"owner": "INTEGER", "position": "INTEGER", "target": "TEXT"}
+    rows = db.execute(
+        "SELECT Post.title, User.login FROM Post JOIN User ON Post.author = User.id ORDER BY Post.id").fetchall()
+    assert rows == [("Hello", "ann"), ("Again", "ann"), ("Mine", "bob")]
+    tags = db.execute('SELECT target FROM "Post.tags" WHERE owner = 1 ORDER BY position').fetchall()
+    assert tags == [("sun",), ("sea",)]
+    indexes = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"Post.author", "Post.tags.target", "User.posts.target"} <= indexes
+    # pandas, as docs/graph.md shows
+    frame = pandas.read_sql('SELECT id, title, author FROM Post ORDER BY id', db)
+    assert frame["title"].tolist() == ["Hello", "Again", "Mine"] and frame["author"].tolist() == [7, 7, 8]
+    db.close()
+    # the sqlite3 shell
+    shown = subprocess.run(["sqlite3", path, ".schema Post"], capture_output=True, text=True, check=True).stdout
+    assert 'CREATE TABLE IF NOT EXISTS "Post"' in shown and "PRIMARY KEY(\"id\")" in shown
+    listed = subprocess.run(
+        ["sqlite3", "-json", path, "SELECT id, login FROM User"], capture_output=True, text=True, check=True).stdout
+    assert json.loads(listed) == [{"id": 7, "login": "ann"}, {"id": 8, "login": "bob"}]
+
+
+def test_a_format_1_file_is_converted_once_and_reads_the_same(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.db")
+    shutil.copy(FORMAT1 / "format1.db", path)
+    expected = json.loads((FORMAT1 / "expected.json").read_text())
+    schema = strata.Schema.from_file(str(FORMAT1 / "schema.json"))
+    with schema.context(path) as ctx:
+        assert dump(ctx, sorted(expected)) == expected
+        ctx.check()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM strata_meta WHERE key = 'format'").fetchone() == (2,)
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "records" not in names and {"Post", "User", "Team.members", "Post.tags"} <= names
+    # a cluster is one table with the model of each row
+    assert db.execute("SELECT id, strata_type FROM Post ORDER BY id").fetchall() == [
+        (1, "TextPost"), (2, "PhotoPost"), (3, "TextPost")]
+    # a composite key is several columns, in the link table too
+    assert db.execute(
+        'SELECT "target.org", "target.login" FROM "Team.members" WHERE owner = 1 ORDER BY position').fetchall() == [
+        ("acme", "ann"), ("acme", "bob")]
+    # a date is RFC 3339 UTC text; a relationship in a key is the target's key
+    assert db.execute("SELECT joined, seen FROM User").fetchone() == ("2011-04-10T18:09:31.25Z", "2011-03-13T07:06:40Z")
+    assert db.execute("SELECT user, followers FROM Counts").fetchone() == (7, 10)
+    # a key Strata made for a record that had none is a blob
+    assert db.execute("SELECT typeof(url), width FROM Cover ORDER BY width").fetchall() == [
+        ("blob", 640), ("text", 800)]
+    version = db.execute("PRAGMA data_version").fetchone()
+    db.close()
+    # opened again: nothing to convert, the same records
+    with schema.context(path) as ctx:
+        assert dump(ctx, sorted(expected)) == expected
+        ctx.import_("Post", [{"id": 4, "kind": "text", "title": "fourth", "body": "b", "author": 7}])
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == [1, 2, 4]
+        ctx.check()
+    assert version is not None
+
+
+def test_two_processes_opening_a_format_1_file_convert_it_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.db")
+    shutil.copy(FORMAT1 / "format1.db", path)
+    script = (
+        "import json, strata, sys\n"
+        f"schema = strata.Schema.from_file({str(FORMAT1 / 'schema.json')!r})\n"
+        f"with schema.context({path!r}) as ctx:\n"
+        "    ctx.check()\n"
+        "    print(ctx.count('Post'))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    runs = [subprocess.Popen(["python3", "-c", script], env=env, stdout=subprocess.PIPE, text=True) for _ in range(4)]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0, 0]
+    assert outputs == ["3\n"] * 4
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM Post").fetchone() == (3,)
+    db.close()
+
+
+def migrated_schema(doc: Dict[str, Any]) -> Dict[str, Any]:
+    """Version 2 of the example schema: User.login renamed to name, a new
+    Post.views column, Tag.color dropped, a new model."""
+    new = copy.deepcopy(doc)
+    new["version"] = 2
+    user = new["models"]["User"]["properties"]
+    user["name"] = user.pop("login")
+    new["models"]["Post"]["properties"]["views"] = {"type": "int", "default": 0}
+    del new["models"]["Tag"]["properties"]["color"]
+    new["models"]["Badge"] = {"primaryKey": "id", "properties": {"id": {"type": "int"}}}
+    new["migrations"] = [
+        {"from": 1, "model": "User", "rename": {"login": "name"}},
+        {"from": 1, "model": "Tag", "remove": ["color"]},
+    ]
+    return new
+
+
+def test_a_new_schema_version_adds_and_drops_columns(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLE / "schema.json").read_text())
+    path = str(tmp_path / "blog.db")
+    with strata.Schema(doc).context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+        ctx.import_("Tag", [{"name": "sun", "color": "yellow"}])
+    with strata.Schema(migrated_schema(doc)).context(path) as ctx:
+        assert ctx.get("User", 7)["name"] == "ann"
+        assert ctx.get("Post", 1)["views"] == 0
+        assert "color" not in ctx.get("Tag", "sun").to_dict()
+        ctx.check()
+    db = sqlite3.connect(path)
+    assert "name" in columns(db, "User") and "login" not in columns(db, "User")
+    assert columns(db, "Post")["views"] == "INTEGER"
+    assert "color" not in columns(db, "Tag")
+    assert "Badge" in {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert db.execute("SELECT name FROM User ORDER BY id").fetchall() == [("ann",), ("bob",)]
+    assert db.execute("SELECT value FROM strata_meta WHERE key = 'version'").fetchone() == (2,)
+    db.close()
+
+
+def test_a_migration_that_fails_changes_nothing(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLE / "schema.json").read_text())
+    path = str(tmp_path / "blog.db")
+    with strata.Schema(doc).context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    before = sqlite3.connect(path)
+    schema_sql = before.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    rows = before.execute("SELECT * FROM User").fetchall()
+    before.close()
+    broken = migrated_schema(doc)
+    broken["migrations"] = broken["migrations"][1:]  # login is never renamed: name is missing
+    with pytest.raises(strata.StrataError) as raised:
+        strata.Schema(broken).context(path)
+    assert raised.value.errors[0]["code"] == "io"
+    after = sqlite3.connect(path)
+    assert after.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema_sql
+    assert after.execute("SELECT * FROM User").fetchall() == rows
+    assert after.execute("SELECT value FROM strata_meta WHERE key = 'version'").fetchone() == (1,)
+    after.close()
