@@ -1,7 +1,10 @@
 /*
  * fuzz_query - graph queries (strata_context_query) checked against laws
- * that hold whatever evaluates them (the records in memory today, SQL
- * later), on graphs built from the input.
+ * that hold whatever evaluates them, on graphs built from the input, and
+ * differentially: the same graph imported into a context on a file, where
+ * queries run as SQL over its tables, gives exactly the records (the same
+ * keys in the same order, or an error alike) that the context in memory
+ * gives by evaluating them over its records.
  *
  * The input is a program. Its first part makes a graph of users, tweets and
  * labels (attributes from small domains, so that values repeat and meet);
@@ -20,6 +23,8 @@
  *  - order_by gives the same records as no order_by, in some order.
  */
 #include "fuzz_common.h"
+
+#include <unistd.h>
 
 #ifndef MAX_QUERIES
 #define MAX_QUERIES 12
@@ -144,8 +149,28 @@ static json_t *condition(struct program *p, const char *model, int depth) {
     return out;
 }
 
-/* The keys a query gives (a new array), or NULL when it fails; checks the error and the count. */
+/* The context on a file that every query also runs on (SQL), or NULL. */
+static strata_context_t *mirror = NULL;
+
+static json_t *run_one(strata_context_t *context, const char *model, json_t *query);
+
+/* The keys a query gives (a new array), or NULL when it fails; checks the
+ * error and the count, and that the file's context gives the same. */
 static json_t *run(strata_context_t *context, const char *model, json_t *query) {
+    json_t *keys = run_one(context, model, query);
+    if (mirror != NULL) {
+        json_t *mirrored = run_one(mirror, model, query);
+        char *text = query != NULL ? json_dumps(query, JSON_COMPACT) : NULL;
+        FUZZ_ASSERT((keys == NULL) == (mirrored == NULL) && (keys == NULL || json_equal(keys, mirrored)),
+                    "the query %s of %s gives other records on a file (SQL) than in memory", text ? text : "null",
+                    model);
+        free(text);
+        json_decref(mirrored);
+    }
+    return keys;
+}
+
+static json_t *run_one(strata_context_t *context, const char *model, json_t *query) {
     strata_error_t err;
     size_t n = 0, i;
     long long counted;
@@ -353,6 +378,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         strata_model_decref(made[j]);
     strata_free(made);
     json_decref(report);
+    report = NULL;
+    /* the same graph in a file: its queries run as SQL */
+    char folder[] = "/tmp/fuzz_query.XXXXXX", path[64];
+    FUZZ_ASSERT(mkdtemp(folder) != NULL, "cannot make a temporary folder");
+    snprintf(path, sizeof path, "%s/g.db", folder);
+    mirror = strata_context_open(schema, path, &err);
+    FUZZ_ASSERT(mirror != NULL, "a context on a file did not open: %s", err.message);
+    made = strata_context_import(mirror, "Tweet", tweets, NULL, NULL, NULL, &n, &report, &err);
+    FUZZ_ASSERT(made != NULL, "the generated graph did not import into a file: %s", err.message);
+    for (j = 0; j < n; j++)
+        strata_model_decref(made[j]);
+    strata_free(made);
+    json_decref(report);
     json_decref(tweets);
     for (i = 0; i < 3; i++) {
         size_t listed = 0;
@@ -377,5 +415,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         json_decref(owned[i]);
     strata_context_close(context);
     strata_context_decref(context);
+    strata_context_close(mirror);
+    strata_context_decref(mirror);
+    mirror = NULL;
+    {
+        const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
+        char file[96];
+        for (i = 0; i < 4; i++) {
+            snprintf(file, sizeof file, "%s%s", path, suffixes[i]);
+            unlink(file);
+        }
+        rmdir(folder);
+    }
     return 0;
 }

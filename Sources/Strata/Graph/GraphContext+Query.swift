@@ -7,13 +7,17 @@ extension GraphContext {
   /// query object; nil or null: all) selects, in its order.
   package func query(_ model: String, _ query: JPtr?) -> Result<[ModelObject], StrataError> {
     locked { () -> Result<[ModelObject], StrataError> in
-      prepare(model, query).map { run($0).map(\.state.object) }
+      prepare(model, query).flatMap { read in
+        Result { () throws(StrataError) in try run(read).map(\.state.object) }
+      }
     }
   }
 
   /// The number of records the query selects (`offset` and `limit` applied).
   package func queryCount(_ model: String, _ query: JPtr?) -> Result<Int, StrataError> {
-    locked { () -> Result<Int, StrataError> in prepare(model, query).map { run($0).count } }
+    locked { () -> Result<Int, StrataError> in
+      prepare(model, query).flatMap { read in Result { () throws(StrataError) in try run(read).count } }
+    }
   }
 
   /// The query read against the model, or its errors.
@@ -25,8 +29,38 @@ extension GraphContext {
     }
   }
 
-  /// The records the query selects, in order.
-  private func run(_ query: GraphQuery) -> [GraphRecord] {
+  /// The records the query selects, in order: by SQL over the file's
+  /// tables when the context has a file in this schema's tables, else over
+  /// the records in memory (the same answers: GraphQuery+SQL.swift).
+  private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
+    guard let store, store.fileFormat == GraphStore.format, store.fileLayout == store.layout else {
+      return runInMemory(query)
+    }
+    var compiler = QuerySQL(schema: schema, layout: store.layout)
+    guard let sql = compiler.compile(query),
+      let table = store.layout.table(schema.models[query.type.keyRoot].name)
+    else { return runInMemory(query) }
+    var found: [GraphRecord] = []
+    var complete = true
+    try store.connection.withStatement(sql) { (statement) throws(StrataError) in
+      try statement.bind(1, cells: compiler.parameters)
+      let width = Int32(table.keyColumns.count)
+      while try statement.step() {
+        let cells = (0..<width).map(statement.cell)
+        guard let key = RecordRows.key(cells[...], parts: table.keyParts),
+          let record = memory.record(query.type.keyRoot, key)
+        else {
+          complete = false
+          return
+        }
+        found.append(record)
+      }
+    }
+    return complete ? found : runInMemory(query)
+  }
+
+  /// The records the query selects, in order, from the records in memory.
+  private func runInMemory(_ query: GraphQuery) -> [GraphRecord] {
     var selected = (memory.index[query.type.keyRoot] ?? [:]).values.filter { record in
       record.state.model.isSelfOrDescendant(of: query.type) && (query.stubs || !record.state.isStub)
         && (query.condition.map { QueryEvaluation.holds($0, record) } ?? true)

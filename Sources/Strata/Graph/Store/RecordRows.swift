@@ -8,9 +8,10 @@ import CJansson
 /// row's `strata_extra` (`{"absent": [...]}`), and a value its column cannot
 /// hold (a to-many that is null, a value of another type than the column's)
 /// is kept there as JSON (`{"values": {...}}`), its column NULL. A key
-/// Strata made for a record that had none (`{"$id": N}`) is a blob of the
-/// digits of N in the key's first column (empty blobs in the others): no
-/// value of the schema's types is a blob.
+/// Strata made for a record that had none (`{"$id": N}`) is a blob of N's
+/// 8 bytes, big-endian (so blobs order as the numbers), in the key's first
+/// column (empty blobs in the others): no value of the schema's types is a
+/// blob. A date is kept with nine fraction digits (`DateColumn`).
 enum RecordRows {
   typealias Layout = TableLayout
 
@@ -38,7 +39,7 @@ enum RecordRows {
   static func cells(_ key: RecordKey, parts: [Layout.KeyPart]) -> [SQLCell]? {
     if case .synthetic(let id) = key {
       let width = parts.reduce(0) { $0 + $1.width }
-      return [.blob(Array(String(id).utf8))] + Array(repeating: .blob([]), count: max(width - 1, 0))
+      return [syntheticCell(id)] + Array(repeating: .blob([]), count: max(width - 1, 0))
     }
     if parts.count == 1 { return cells(key, part: parts[0]) }
     guard case .composite(let keys) = key, keys.count == parts.count else { return nil }
@@ -50,6 +51,12 @@ enum RecordRows {
     return out
   }
 
+  /// The cell of a key Strata made: `id`'s 8 bytes, big-endian.
+  static func syntheticCell(_ id: Int64) -> SQLCell {
+    let bits = UInt64(bitPattern: id)
+    return .blob((0..<8).reversed().map { UInt8(truncatingIfNeeded: bits >> (UInt64($0) * 8)) })
+  }
+
   private static func cells(_ key: RecordKey, part: Layout.KeyPart) -> [SQLCell]? {
     switch (part, key) {
     case (.key(let parts), _): return cells(key, parts: parts)
@@ -57,6 +64,7 @@ enum RecordRows {
     case (.value(.real), .double(let value)): return [.real(value)]
     case (.value(.bool), .bool(let value)): return [.integer(value ? 1 : 0)]
     case (.value(.text), .string(let value)): return [.text(value)]
+    case (.value(.date), .string(let value)): return DateColumn.stored(value).map { [.text($0)] }
     case (.value(.json), _):
       guard let value = key.makeJSON() else { return nil }
       defer { JValue.release(value) }
@@ -69,10 +77,10 @@ enum RecordRows {
   static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
     guard let first = cells.first else { return nil }
     let width = parts.reduce(0) { $0 + $1.width }
-    if case .blob(let digits) = first, !digits.isEmpty {
+    if case .blob(let bytes) = first, bytes.count == 8 {
       let second = cells.dropFirst().first
       if width == 1 || second == .blob([]) {
-        return Int64(String(decoding: digits, as: UTF8.self)).map(RecordKey.synthetic)
+        return .synthetic(Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
       }
     }
     var keys: [RecordKey] = []
@@ -94,6 +102,7 @@ enum RecordRows {
     case (.value(.real), .integer(let value)): return .double(Double(value))
     case (.value(.bool), .integer(let value)): return .bool(value != 0)
     case (.value(.text), .text(let value)): return .string(value)
+    case (.value(.date), .text(let value)): return .string(DateColumn.canonical(value))
     case (.value(.json), .text(let text)):
       guard case .success(let value) = JSONText.parse(text) else { return nil }
       defer { JValue.release(value) }
@@ -114,6 +123,7 @@ enum RecordRows {
     case (.bool, JSON_TRUE): return .integer(1)
     case (.bool, JSON_FALSE): return .integer(0)
     case (.text, JSON_STRING): return .text(JValue.string(value))
+    case (.date, JSON_STRING): return DateColumn.stored(JValue.string(value)).map(SQLCell.text)
     case (.json, _): return (try? CanonicalJSON.text(value, sortKeys: false)).map(SQLCell.text)
     default: return nil
     }
@@ -132,6 +142,7 @@ enum RecordRows {
     case (.real, .integer(let value)): made = json_real(Double(value))
     case (.bool, .integer(let value)): made = value != 0 ? json_true() : json_false()
     case (.text, .text(let text)): made = JValue.makeString(text)
+    case (.date, .text(let text)): made = JValue.makeString(DateColumn.canonical(text))
     case (.json, .text(let text)):
       switch JSONText.parse(text) {
       case .success(let value): made = value

@@ -17,8 +17,11 @@ package struct TableLayout: Equatable, Sendable {
     case real
     /// A `bool`: INTEGER, 0 or 1.
     case bool
-    /// A `string`, `url` or `date` (RFC 3339 UTC text): TEXT.
+    /// A `string` or `url`: TEXT.
     case text
+    /// A `date`: RFC 3339 UTC text with nine fraction digits
+    /// (`2011-04-10T20:09:31.000000000Z`), which sorts in time order: TEXT.
+    case date
     /// A `json` value, a list or dictionary of values, an unkeyed nested
     /// model: its canonical JSON text, TEXT.
     case json
@@ -28,7 +31,7 @@ package struct TableLayout: Equatable, Sendable {
       switch self {
       case .integer, .bool: return "INTEGER"
       case .real: return "REAL"
-      case .text, .json: return "TEXT"
+      case .text, .date, .json: return "TEXT"
       }
     }
   }
@@ -229,7 +232,8 @@ extension TableLayout {
     case .int: return .integer
     case .double: return .real
     case .bool: return .bool
-    case .string, .url, .date: return .text
+    case .string, .url: return .text
+    case .date: return .date
     default: return .json
     }
   }
