@@ -76,6 +76,9 @@ package final class ModelType: @unchecked Sendable {
   var keyRoot: Int = 0
   /// The indices of the properties that are relationships, in order.
   var relations: [Int] = []
+  /// The `indexes` a graph file keeps on this model's table: each a list of
+  /// property names (checked by the loader's relations pass).
+  var indexes: [[String]] = []
   /// The first key of every property's location: the input keys the model maps.
   var mappedKeys: Set<String> = []
   /// How to choose a subtype for input of this model (class clusters), or nil.

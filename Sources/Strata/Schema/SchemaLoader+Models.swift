@@ -151,6 +151,7 @@ extension SchemaLoader {
       case "properties": propertiesValue = value
       case "primaryKey": primaryKeyValue = value
       case "extends", "subtypes": break  // read by readModels
+      case "indexes": readIndexes(value, of: model, name: name, path: path + [key])
       case "root", "meta": readResponseKey(model, key: key, value: value, path: path)
       case "keys":
         if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
@@ -176,6 +177,7 @@ extension SchemaLoader {
                 for: key,
                 among: [
                   "properties", "primaryKey", "keys", "unknownKeys", "extends", "subtypes", "root", "meta",
+                  "indexes",
                 ])
           )
         }
@@ -257,6 +259,35 @@ extension SchemaLoader {
       } else {
         fail(path + ["primaryKey"], model: name, "primary key '\(keyName)' is not a property of '\(name)'")
       }
+    }
+  }
+
+  /// Reads `indexes`: a list of indexes, each a property name or a list of
+  /// them (the properties are checked once relationships are known).
+  private mutating func readIndexes(_ value: JPtr, of model: ModelType, name: String, path: [String]) {
+    guard JValue.isArray(value) else {
+      fail(path, model: name, "'indexes' must be a list of indexes, each a property name or a list of them")
+      return
+    }
+    model.indexes = []
+    for position in 0..<json_array_size(value) {
+      guard let element = json_array_get(value, position) else { continue }
+      var names: [String] = []
+      if JValue.isString(element) {
+        names = [JValue.string(element)]
+      } else if JValue.isArray(element), json_array_size(element) > 0 {
+        for inner in 0..<json_array_size(element) {
+          guard let part = json_array_get(element, inner), JValue.isString(part) else {
+            fail(path + [String(position), String(inner)], model: name, "an index names properties")
+            return
+          }
+          names.append(JValue.string(part))
+        }
+      } else {
+        fail(path + [String(position)], model: name, "an index is a property name or a list of them")
+        continue
+      }
+      model.indexes.append(names)
     }
   }
 

@@ -25,6 +25,7 @@ extension SchemaLoader {
       for index in model.properties.indices {
         readRelationKeys(model, index, schema: schema, models: modelsObject)
       }
+      checkIndexes(model)
       for index in model.primaryKey where index < model.properties.count {
         let spec = model.properties[index]
         if let relation = spec.relation, relation.toMany, spec.declaredIn == model.name {
@@ -180,5 +181,35 @@ extension SchemaLoader {
       return
     }
     model.properties[index].relation?.inverse = back
+  }
+
+  /// Checks a model's `indexes`: each names properties of the model that a
+  /// table column holds (not a to-many relationship), and only a model with
+  /// a primary key (a graph record) has them.
+  private mutating func checkIndexes(_ model: ModelType) {
+    guard !model.indexes.isEmpty else { return }
+    let path = ["models", model.name, "indexes"]
+    if model.primaryKey.isEmpty {
+      fail(
+        path, model: model.name,
+        "'indexes' apply to the records of a graph: '\(model.name)' has no primaryKey")
+      return
+    }
+    for (position, names) in model.indexes.enumerated() {
+      for name in names {
+        guard let index = model.propertyIndex[name], index < model.properties.count else {
+          fail(
+            path + [String(position)], model: model.name,
+            "index on '\(name)', which is not a property of '\(model.name)'"
+              + Suggestion.hint(for: name, among: model.properties.map(\.name)))
+          continue
+        }
+        if model.properties[index].relation?.toMany == true {
+          fail(
+            path + [String(position)], model: model.name, property: name,
+            "index on '\(name)', a to-many relationship: its link table is indexed already")
+        }
+      }
+    }
   }
 }

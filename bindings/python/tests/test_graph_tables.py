@@ -179,3 +179,30 @@ def test_a_migration_that_fails_changes_nothing(tmp_path: Path) -> None:
     assert after.execute("SELECT * FROM User").fetchall() == rows
     assert after.execute("SELECT value FROM strata_meta WHERE key = 'version'").fetchone() == (1,)
     after.close()
+
+
+def test_indexes_the_schema_declares_are_in_the_file_and_queries_use_them(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLE / "schema.json").read_text())
+    doc["models"]["Post"]["indexes"] = [["title"], ["author", "title"]]
+    path = str(tmp_path / "blog.db")
+    with strata.Schema(doc).context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+        assert [p.key for p in ctx.query("Post", {"title": {">=": "B"}}, order_by=["title"])] == [1, 3]
+    db = sqlite3.connect(path)
+    made = {row[0]: [c[2] for c in db.execute(f'PRAGMA index_info("{row[0]}")')]
+            for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Post.index.%'")}
+    assert made == {"Post.index.0": ["title"], "Post.index.1": ["author", "title"]}
+    plan = " ".join(str(row) for row in db.execute(
+        'EXPLAIN QUERY PLAN SELECT id FROM Post WHERE title >= ? ORDER BY title', ("B",)))
+    assert "Post.index.0" in plan
+    db.close()
+    # a new version without the second index drops it
+    doc["version"] = 2
+    doc["models"]["Post"]["indexes"] = [["title"]]
+    doc["migrations"] = [{"from": 1}]
+    with strata.Schema(doc).context(path) as ctx:
+        ctx.check()
+    db = sqlite3.connect(path)
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Post.index.%'")}
+    assert names == {"Post.index.0"}
+    db.close()

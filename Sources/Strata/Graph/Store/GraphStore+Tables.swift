@@ -15,6 +15,11 @@ extension GraphStore {
       try connection.execute(
         "CREATE TABLE IF NOT EXISTS \(SQLText.quoted(table.name))(\(definitions.joined(separator: ", "))) WITHOUT ROWID"
       )
+      for (position, columns) in table.indexes.enumerated() {
+        try connection.execute(
+          "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(table.name).index.\(position)")) ON "
+            + "\(SQLText.quoted(table.name))(\(SQLText.list(columns)))")
+      }
       for property in table.properties where !property.columns.isEmpty {
         if case .toOne = property.storage {
           try connection.execute(
@@ -76,6 +81,9 @@ extension GraphStore {
       try connection.execute("DROP TABLE IF EXISTS \(SQLText.quoted(link.name))")
     }
     for table in old.tables {
+      for position in table.indexes.indices {
+        try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).index.\(position)"))")
+      }
       for property in table.properties {
         if case .toOne = property.storage {
           try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).\(property.name)"))")

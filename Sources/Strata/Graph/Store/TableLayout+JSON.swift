@@ -20,6 +20,7 @@ extension TableLayout {
       "keyParts": .array(table.keyParts.map(json)),
       "keyColumns": .array(table.keyColumns.map(json)),
       "properties": .array(table.properties.map(json)),
+      "indexes": .array(table.indexes.map { .array($0.map(JSON.string)) }),
       "models": .array(
         table.models.map { model in
           .object([
@@ -129,9 +130,14 @@ extension TableLayout {
           name: try string(item["name"], "a model name"), tagged: tagged,
           properties: try strings(item["properties"], "a model's properties")))
     }
+    var indexes: [[String]] = []
+    if case .array(let items)? = value["indexes"] {
+      for item in items { indexes.append(try strings(item, "an index")) }
+    }
     let table = Table(
       name: try string(value["name"], "a table name"), keyProperties: try strings(value["key"], "a key"),
-      keyParts: parts, keyColumns: try columns(value["keyColumns"]), properties: properties, models: models)
+      keyParts: parts, keyColumns: try columns(value["keyColumns"]), properties: properties, models: models,
+      indexes: indexes)
     guard table.keyParts.reduce(0, { $0 + $1.width }) == table.keyColumns.count,
       table.keyParts.count == table.keyProperties.count, !table.keyColumns.isEmpty
     else { throw damaged("the key of '\(table.name)'") }

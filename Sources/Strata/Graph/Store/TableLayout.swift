@@ -106,6 +106,10 @@ package struct TableLayout: Equatable, Sendable {
     package var properties: [Property]
     /// The models whose records the table holds.
     package var models: [Model]
+    /// The schema's `indexes` of the table's models: each the columns of one
+    /// index (a to-one relationship's foreign-key columns, a key property's
+    /// key columns), named `<table>.index.<n>` in the file.
+    package var indexes: [[String]] = []
 
     /// The property named `name`, if the table stores it outside the key.
     func property(_ name: String) -> Property? { properties.first { $0.name == name } }
@@ -220,10 +224,26 @@ extension TableLayout {
           table.properties.append(stored)
         }
       }
+      for member in models where !member.primaryKey.isEmpty && member.keyRoot == model.index {
+        for names in member.indexes {
+          let columns = names.flatMap { name in Self.columns(of: name, in: table) }
+          if !columns.isEmpty && !table.indexes.contains(columns) { table.indexes.append(columns) }
+        }
+      }
       tables.append(table)
     }
     self.init(tables: tables)
     try check()
+  }
+
+  /// The columns that hold property `name` in `table`.
+  static func columns(of name: String, in table: Table) -> [String] {
+    if let position = table.keyProperties.firstIndex(of: name) {
+      var start = 0
+      for part in table.keyParts[..<position] { start += part.width }
+      return table.keyColumns[start..<(start + table.keyParts[position].width)].map(\.name)
+    }
+    return table.property(name)?.columns.map(\.name) ?? []
   }
 
   /// The column kind of a property's type.
@@ -264,7 +284,13 @@ extension TableLayout {
       for property in table.properties {
         if case .toMany(_, let name) = property.storage {
           try claim(name, what: "the relationship '\(table.name).\(property.name)'")
+          try claim("\(name).target", what: "the index of '\(table.name).\(property.name)'")
+        } else if case .toOne = property.storage {
+          try claim("\(table.name).\(property.name)", what: "the index of '\(table.name).\(property.name)'")
         }
+      }
+      for position in table.indexes.indices {
+        try claim("\(table.name).index.\(position)", what: "an index of '\(table.name)'")
       }
     }
   }
