@@ -23,6 +23,22 @@ enum GraphCommit {
     return body
   }
 
+  /// For each to-many relationship of a record, how many first targets of
+  /// its new list the committed one has in the same places: the file holds
+  /// them already (an import that adds a post to a long list writes one row).
+  static func keptLinks(from old: RecordState, to new: RecordState) -> [String: Int] {
+    var kept: [String: Int] = [:]
+    for index in new.model.relations where index < new.links.count && index < old.links.count {
+      guard case .many(let after) = new.links[index], case .many(let before) = old.links[index],
+        index < old.model.properties.count,
+        old.model.properties[index].name == new.model.properties[index].name
+      else { continue }
+      let same = before.sharedPrefix(with: after)
+      if same > 0 { kept[new.model.properties[index].name] = same }
+    }
+    return kept
+  }
+
   static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)
     throws(StrataError) -> Counts
   {
@@ -55,7 +71,8 @@ enum GraphCommit {
             throw StrataError(code: .oom, message: "cannot write the record \(record.key): out of memory")
           }
           bodies.append(body)
-          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body))
+          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.state, to: state)
+          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body, keptLinks: kept))
         } else if !transaction.isNewlyMade(record) {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
         }

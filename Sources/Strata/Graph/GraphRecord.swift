@@ -59,9 +59,24 @@ struct Incoming: Hashable {
 }
 
 /// The records a to-many relationship holds, in order, without repeats.
+///
+/// A value type whose copies share their storage while they only grow: a
+/// list is a length over a shared, append-only buffer, and appending to the
+/// longest copy extends the buffer in place (the others keep their length
+/// and never see the new element). A draft of a record with a list of
+/// 100,000 posts that gains one post therefore copies nothing, and the
+/// committed list and the draft share every element; removing an element,
+/// or appending to a copy that is not the longest, copies first.
 struct RecordList {
-  private(set) var items: ContiguousArray<GraphRecord> = []
-  private var members: Set<ObjectIdentifier> = []
+  /// The shared buffer: the elements, and the position of each in it.
+  private final class Storage {
+    var items: ContiguousArray<GraphRecord> = []
+    var positions: [ObjectIdentifier: Int] = [:]
+  }
+
+  private var storage = Storage()
+  /// The number of elements of this list (a prefix of the buffer).
+  private(set) var count = 0
 
   init() {}
 
@@ -69,20 +84,48 @@ struct RecordList {
     for record in records { append(record) }
   }
 
-  func contains(_ record: GraphRecord) -> Bool { members.contains(ObjectIdentifier(record)) }
+  /// The records, in order.
+  var items: ArraySlice<GraphRecord> { storage.items[0..<count] }
+
+  func contains(_ record: GraphRecord) -> Bool {
+    guard let position = storage.positions[ObjectIdentifier(record)] else { return false }
+    return position < count
+  }
 
   /// Appends `record` unless it is there already.
   mutating func append(_ record: GraphRecord) {
-    if members.insert(ObjectIdentifier(record)).inserted { items.append(record) }
+    if contains(record) { return }
+    if count != storage.items.count { detach() }
+    storage.items.append(record)
+    storage.positions[ObjectIdentifier(record)] = count
+    count += 1
   }
 
   /// Removes `record` wherever it is.
   mutating func remove(_ record: GraphRecord) {
-    guard members.remove(ObjectIdentifier(record)) != nil else { return }
-    if let position = items.firstIndex(where: { $0 === record }) { items.remove(at: position) }
+    guard contains(record) else { return }
+    let kept = items.filter { $0 !== record }
+    self = RecordList(kept)
   }
 
-  var count: Int { items.count }
+  /// How many first elements this list and `other` have in common.
+  func sharedPrefix(with other: RecordList) -> Int {
+    if storage === other.storage { return min(count, other.count) }
+    let a = items
+    let b = other.items
+    var same = 0
+    while same < a.count && same < b.count && a[a.startIndex + same] === b[b.startIndex + same] { same += 1 }
+    return same
+  }
+
+  /// Gives this list a buffer of its own (holding its elements only).
+  private mutating func detach() {
+    let copy = Storage()
+    copy.items = ContiguousArray(items)
+    copy.positions.reserveCapacity(count)
+    for (position, record) in copy.items.enumerated() { copy.positions[ObjectIdentifier(record)] = position }
+    storage = copy
+  }
 }
 
 /// The value of one relationship of a record.
@@ -93,10 +136,10 @@ enum Link {
   case many(RecordList)
 
   /// The records linked, in order.
-  var records: ContiguousArray<GraphRecord> {
+  var records: ArraySlice<GraphRecord> {
     switch self {
     case .absent, .null: return []
-    case .one(let record): return [record]
+    case .one(let record): return [record][...]
     case .many(let list): return list.items
     }
   }

@@ -265,7 +265,7 @@ func seed(_ store: GraphStore) throws {
   var deep: JSON = 1
   for _ in 0..<600 { deep = [deep] }
   do {
-    try store.write([put("Old", 1, ["text": "changed"]), put("Old", 2, deep)])
+    try store.write([put("Old", 1, ["text": "changed"]), put("Old", 2, ["text": deep])])
     Issue.record("a too deep body was written")
   } catch {
     #expect(error.code == .depth && error.errors.first?.path == "/1")

@@ -14,12 +14,16 @@ extension GraphStore {
     package var key: JPtr
     /// The record's new body, or nil to delete the record.
     package var body: JPtr?
+    /// For to-many properties (by name) whose first N targets the file
+    /// holds already, in order: N. Only the rest of the list is written.
+    package var keptLinks: [String: Int]
 
     /// A change from its parts.
-    package init(model: String, key: JPtr, body: JPtr?) {
+    package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:]) {
       self.model = model
       self.key = key
       self.body = body
+      self.keptLinks = keptLinks
     }
   }
 
@@ -235,10 +239,7 @@ extension GraphStore {
         }
         var row: RecordRows.Row? = nil
         if let body = change.body {
-          if Nesting.exceeds(body, CanonicalJSON.depthLimit) {
-            throw Nesting.tooDeep("the body", CanonicalJSON.depthLimit)
-          }
-          row = try RecordRows.row(table, in: layout, key: key, body: body)
+          row = try RecordRows.row(table, in: layout, key: key, body: body, keptLinks: change.keptLinks)
         }
         prepared.append(PreparedChange(table: table, key: cells, row: row))
       } catch {
@@ -272,12 +273,13 @@ extension GraphStore {
           try statement.bind(next, cells: row.columns)
           try statement.run()
         }
-        for (link, targets) in zip(sql.links, row.links) {
-          try deleteLinks(link, owner: row.key)
-          for (position, target) in (targets ?? []).enumerated() {
+        for (link, written) in zip(sql.links, row.links) {
+          let start = written?.start ?? 0
+          try deleteLinks(link, owner: row.key, from: start)
+          for (offset, target) in (written?.targets ?? []).enumerated() {
             try connection.withStatement(link.insert) { (statement) throws(StrataError) in
               let next = try statement.bind(1, cells: row.key)
-              try statement.bind(next, int: Int64(position))
+              try statement.bind(next, int: Int64(start + offset))
               try statement.bind(next + 1, cells: target)
               try statement.run()
             }
@@ -288,15 +290,19 @@ extension GraphStore {
           try statement.bind(1, cells: change.key)
           try statement.run()
         }
-        for link in sql.links { try deleteLinks(link, owner: change.key) }
+        for link in sql.links { try deleteLinks(link, owner: change.key, from: 0) }
       }
       progress?(index + 1)
     }
   }
 
-  private func deleteLinks(_ link: StoreStatements.Link, owner: [SQLCell]) throws(StrataError) {
+  /// Deletes the links of `owner` from position `start` on.
+  private func deleteLinks(_ link: StoreStatements.Link, owner: [SQLCell], from start: Int)
+    throws(StrataError)
+  {
     try connection.withStatement(link.delete) { (statement) throws(StrataError) in
-      try statement.bind(1, cells: owner)
+      let next = try statement.bind(1, cells: owner)
+      try statement.bind(next, int: Int64(start))
       try statement.run()
     }
   }

@@ -27,10 +27,10 @@ enum RecordRows {
     var extra: String?
     /// The cells of every property column of the table, in order.
     var columns: [SQLCell]
-    /// For each to-many property of the table (in order), its targets'
-    /// key cells, or nil when the record's model does not store it in the
-    /// link table.
-    var links: [[[SQLCell]]?]
+    /// For each to-many property of the table (in order), the position of
+    /// the first target written and the targets' key cells from there, or
+    /// nil when the record's model does not store it in the link table.
+    var links: [(start: Int, targets: [[SQLCell]])?]
   }
 
   // MARK: keys
@@ -158,10 +158,12 @@ enum RecordRows {
 
   /// The rows of the record of `key` whose stored body is `body`, in `table`
   /// of `layout`. A body of a model the table does not hold, or a key that
-  /// does not fit the table's key, is an `argument` error.
-  static func row(_ table: Layout.Table, in layout: Layout, key: RecordKey, body: JPtr) throws(StrataError)
-    -> Row
-  {
+  /// does not fit the table's key, is an `argument` error. `keptLinks`:
+  /// for to-many properties, how many first targets the file holds already
+  /// (only the rest is made into rows).
+  static func row(
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, body: JPtr, keptLinks: [String: Int] = [:]
+  ) throws(StrataError) -> Row {
     guard JValue.isObject(body), let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
       let values = json_object_get(body, "values"), JValue.isObject(values)
     else { throw StrataError(code: .argument, message: "a stored record needs a model and values") }
@@ -179,7 +181,7 @@ enum RecordRows {
     var absent: [String] = []
     var kept: [(String, JPtr)] = []
     var columns: [SQLCell] = []
-    var links: [[[SQLCell]]?] = []
+    var links: [(start: Int, targets: [[SQLCell]])?] = []
     for name in table.keyProperties where json_object_get(values, name) == nil && owned.contains(name) {
       absent.append(name)
     }
@@ -217,8 +219,9 @@ enum RecordRows {
           links.append(nil)
           continue
         }
-        if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
-          links.append(made)
+        let start = min(keptLinks[property.name] ?? 0, JValue.isArray(value) ? json_array_size(value) : 0)
+        if let made = targetCells(value, parts: layout.table(target)?.keyParts, from: start) {
+          links.append((start, made))
         } else {
           kept.append((property.name, value))
           links.append(nil)
@@ -238,11 +241,11 @@ enum RecordRows {
 
   /// The key cells of every element of a to-many value, or nil when it is
   /// not a list of keys of that shape.
-  private static func targetCells(_ value: JPtr, parts: [Layout.KeyPart]?) -> [[SQLCell]]? {
+  private static func targetCells(_ value: JPtr, parts: [Layout.KeyPart]?, from start: Int) -> [[SQLCell]]? {
     guard let parts, JValue.isArray(value) else { return nil }
     var out: [[SQLCell]] = []
-    out.reserveCapacity(json_array_size(value))
-    for index in 0..<json_array_size(value) {
+    out.reserveCapacity(json_array_size(value) - start)
+    for index in start..<json_array_size(value) {
       guard let element = json_array_get(value, index), let key = RecordKey(json: element),
         let made = cells(key, parts: parts)
       else { return nil }

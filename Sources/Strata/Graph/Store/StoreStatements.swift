@@ -4,7 +4,7 @@ struct StoreStatements {
   struct Link {
     /// Inserts one link: owner key, position, target key.
     var insert: String
-    /// Deletes every link of one owner.
+    /// Deletes the links of one owner from a position on.
     var delete: String
   }
 
@@ -42,7 +42,8 @@ struct StoreStatements {
         Link(
           insert:
             "INSERT INTO \(SQLText.quoted(name))(\(SQLText.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
-          delete: "DELETE FROM \(SQLText.quoted(name)) WHERE \(SQLText.equalAll(owners))"))
+          delete:
+            "DELETE FROM \(SQLText.quoted(name)) WHERE \(SQLText.equalAll(owners)) AND \"position\" >= ?"))
     }
     let made = Table(
       upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(SQLText.equalAll(keys))", links: links)
