@@ -14,13 +14,46 @@ enum GraphCommit {
   }
 
   /// The body a record is stored with: its model, whether it is a stub, and
-  /// its canonical values (relationships as keys).
-  static func body(_ state: RecordState) -> JPtr? {
-    guard let body = json_object(), let values = state.object.dictionary(archive: true) else { return nil }
+  /// its canonical values (relationships as keys). With `keptLinks`, the
+  /// list of each to-many relationship named there holds its targets from
+  /// that position on only (the file holds the ones before).
+  static func body(_ state: RecordState, keptLinks: [String: Int] = [:]) -> JPtr? {
+    guard let body = json_object(), let values = values(state.object, keptLinks: keptLinks) else {
+      return nil
+    }
     JValue.setNew(body, "model", JValue.makeString(state.model.name) ?? json_null())
     if state.isStub { JValue.setNew(body, "stub", json_true()) }
     JValue.setNew(body, "values", values)
     return body
+  }
+
+  /// The canonical dictionary of a committed object (as `dictionary(archive:
+  /// true)`), the to-many lists named in `keptLinks` from their position on.
+  private static func values(_ object: ModelObject, keptLinks: [String: Int]) -> JPtr? {
+    if keptLinks.isEmpty { return object.dictionary(archive: true) }
+    guard let out = json_object() else { return nil }
+    if object.type.isSubtype, let tag = JValue.makeString(object.type.name) {
+      JValue.setNew(out, "$type", tag)
+    }
+    let properties = object.type.properties
+    for index in 0..<min(properties.count, object.slots.count) {
+      let slot = object.slots[index]
+      let value: JPtr?
+      if let start = keptLinks[properties[index].name], case .array(let elements) = slot {
+        guard let list = json_array() else { return nil }
+        for element in elements.dropFirst(start) {
+          _ = json_array_append_new(list, Serializer.canonical(element, archive: true) ?? json_null())
+        }
+        value = list
+      } else {
+        value = Serializer.canonical(slot, archive: true)
+      }
+      if let value { JValue.setNew(out, properties[index].name, value) }
+    }
+    if let unknown = object.unknown, json_object_size(unknown) > 0 {
+      JValue.setNew(out, "$unknown", JValue.retain(unknown))
+    }
+    return out
   }
 
   /// For each to-many relationship of a record, how many first targets of
@@ -67,11 +100,11 @@ enum GraphCommit {
       for (record, state) in finished {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
-          guard let body = body(state) else {
+          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.state, to: state)
+          guard let body = body(state, keptLinks: kept) else {
             throw StrataError(code: .oom, message: "cannot write the record \(record.key): out of memory")
           }
           bodies.append(body)
-          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.state, to: state)
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body, keptLinks: kept))
         } else if !transaction.isNewlyMade(record) {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))

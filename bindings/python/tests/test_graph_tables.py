@@ -206,3 +206,26 @@ def test_indexes_the_schema_declares_are_in_the_file_and_queries_use_them(tmp_pa
     names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Post.index.%'")}
     assert names == {"Post.index.0"}
     db.close()
+
+
+def test_a_list_that_grows_or_changes_is_written_as_it_is(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLE / "schema.json").read_text())
+    path = str(tmp_path / "blog.db")
+    with strata.Schema(doc).context(path) as ctx:
+        for i in range(50):  # one more post per import: one more row
+            ctx.import_("Post", {"data": {"posts": [{"id": i, "title": "t", "author": {"id": 7, "login": "ann"}}]}})
+        ctx.check()
+        ctx.delete(ctx.get("Post", 10))  # from the middle
+        ctx.import_("Post", {"data": {"posts": [{"id": 3, "title": "moved", "author": {"id": 8, "login": "bob"}},
+                                                {"id": 99, "title": "new", "author": 7}]}})
+        ctx.import_("Post", {"data": {"posts": [{"id": 1, "title": "tags", "tags": ["a", "b", "c"]}]}})
+        ctx.import_("Post", {"data": {"posts": [{"id": 1, "title": "tags", "tags": ["d"]}]}})  # union: appended
+        ctx.check()
+        expected = [p.key for p in ctx.get("User", 7)["posts"]]
+        tags = [t.key for t in ctx.get("Post", 1)["tags"]]
+    db = sqlite3.connect(path)
+    rows = db.execute('SELECT position, target FROM "User.posts" WHERE owner = 7 ORDER BY position').fetchall()
+    assert [target for _, target in rows] == expected == [i for i in range(50) if i not in (3, 10)] + [99]
+    assert [position for position, _ in rows] == list(range(len(expected)))
+    assert [t for (t,) in db.execute('SELECT target FROM "Post.tags" WHERE owner = 1 ORDER BY position')] == tags
+    db.close()

@@ -15,7 +15,8 @@ extension GraphStore {
     /// The record's new body, or nil to delete the record.
     package var body: JPtr?
     /// For to-many properties (by name) whose first N targets the file
-    /// holds already, in order: N. Only the rest of the list is written.
+    /// holds already, in order: N; the body's list of such a property holds
+    /// the targets from position N on, and only those are written.
     package var keptLinks: [String: Int]
 
     /// A change from its parts.

@@ -159,8 +159,8 @@ enum RecordRows {
   /// The rows of the record of `key` whose stored body is `body`, in `table`
   /// of `layout`. A body of a model the table does not hold, or a key that
   /// does not fit the table's key, is an `argument` error. `keptLinks`:
-  /// for to-many properties, how many first targets the file holds already
-  /// (only the rest is made into rows).
+  /// for to-many properties, how many first targets the file holds already;
+  /// the body's list holds the rest, which are made into rows from there.
   static func row(
     _ table: Layout.Table, in layout: Layout, key: RecordKey, body: JPtr, keptLinks: [String: Int] = [:]
   ) throws(StrataError) -> Row {
@@ -219,8 +219,8 @@ enum RecordRows {
           links.append(nil)
           continue
         }
-        let start = min(keptLinks[property.name] ?? 0, JValue.isArray(value) ? json_array_size(value) : 0)
-        if let made = targetCells(value, parts: layout.table(target)?.keyParts, from: start) {
+        let start = keptLinks[property.name] ?? 0
+        if let made = targetCells(value, parts: layout.table(target)?.keyParts, from: 0) {
           links.append((start, made))
         } else {
           kept.append((property.name, value))
