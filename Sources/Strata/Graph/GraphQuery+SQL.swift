@@ -63,31 +63,39 @@ struct QuerySQL {
 
   // MARK: conditions
 
-  /// A condition as an SQL expression that is 0 or 1, never NULL.
-  private mutating func test(_ condition: QueryCondition, from root: String, _ table: TableLayout.Table)
-    -> String?
-  {
+  /// A condition as an SQL expression. Under a `not` (`negated`) it is 0
+  /// or 1, never NULL (NOT NULL is NULL, where memory's `not` of a test
+  /// that fails is true); elsewhere NULL may stand for 0 (WHERE, AND and OR
+  /// treat them alike), so a test of the row's own column stays a plain
+  /// comparison that an index serves.
+  private mutating func test(
+    _ condition: QueryCondition, from root: String, _ table: TableLayout.Table, negated: Bool = false
+  ) -> String? {
     switch condition {
     case .all(let parts):
       var made: [String] = []
       for part in parts {
-        guard let one = test(part, from: root, table) else { return nil }
+        guard let one = test(part, from: root, table, negated: negated) else { return nil }
         made.append(one)
       }
       return made.isEmpty ? "1" : "(" + made.joined(separator: " AND ") + ")"
     case .any(let parts):
       var made: [String] = []
       for part in parts {
-        guard let one = test(part, from: root, table) else { return nil }
+        guard let one = test(part, from: root, table, negated: negated) else { return nil }
         made.append(one)
       }
       return made.isEmpty ? "0" : "(" + made.joined(separator: " OR ") + ")"
     case .not(let part):
-      return test(part, from: root, table).map { "NOT \($0)" }
+      return test(part, from: root, table, negated: true).map { "NOT \($0)" }
     case .test(let path, let test):
       guard let reached = reach(path, from: root, table, joining: false),
         let holds = self.test(test, reached.values, kind: path.kind)
       else { return nil }
+      if reached.from.isEmpty && reached.conditions.isEmpty {
+        // one value, in the row itself
+        return negated ? "((\(holds)) IS 1)" : "(\(holds))"
+      }
       var sql = "EXISTS (SELECT 1 FROM (SELECT 1) AS s\(aliases)\(reached.from)"
       let wheres = reached.conditions + ["(\(holds)) IS 1"]
       sql += " WHERE " + wheres.joined(separator: " AND ") + ")"
