@@ -9,7 +9,64 @@
  * runner (Tests/StrataTests/Conformance/GraphConformance.swift) does.
  */
 
+#include <sqlite3.h>
 #include <unistd.h>
+
+/* The rows of `sql` run on the file at `path` (read only) as a JSON array of
+   arrays: INTEGER, REAL, TEXT and NULL as JSON, a BLOB as {"blob": hex}. NULL
+   (and *message set) when the SQL fails. */
+static json_t *graph_sql_rows(const char *path, const char *sql, char *message, size_t size) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *statement = NULL;
+    json_t *rows = NULL;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, sql, -1, &statement, NULL);
+    if (rc == SQLITE_OK) {
+        rows = json_array();
+        while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+            json_t *row = json_array();
+            int i;
+            for (i = 0; i < sqlite3_column_count(statement); i++) {
+                switch (sqlite3_column_type(statement, i)) {
+                case SQLITE_INTEGER:
+                    json_array_append_new(row, json_integer((json_int_t)sqlite3_column_int64(statement, i)));
+                    break;
+                case SQLITE_FLOAT:
+                    json_array_append_new(row, json_real(sqlite3_column_double(statement, i)));
+                    break;
+                case SQLITE_TEXT:
+                    json_array_append_new(row, json_stringn((const char *)sqlite3_column_text(statement, i),
+                                                            (size_t)sqlite3_column_bytes(statement, i)));
+                    break;
+                case SQLITE_BLOB: {
+                    const unsigned char *bytes = sqlite3_column_blob(statement, i);
+                    int n = sqlite3_column_bytes(statement, i), j;
+                    char *hex = malloc((size_t)n * 2 + 1);
+                    for (j = 0; j < n; j++)
+                        snprintf(hex + 2 * j, 3, "%02x", bytes[j]);
+                    hex[2 * n] = 0;
+                    json_array_append_new(row, json_pack("{ss}", "blob", hex));
+                    free(hex);
+                    break;
+                }
+                default:
+                    json_array_append_new(row, json_null());
+                }
+            }
+            json_array_append_new(rows, row);
+        }
+        if (rc != SQLITE_DONE) {
+            json_decref(rows);
+            rows = NULL;
+        }
+    }
+    if (rows == NULL)
+        snprintf(message, size, "%s", sqlite3_errmsg(db));
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return rows;
+}
 
 /* A key injector of a case: {"member": NAME} gives the input object's member. */
 static json_t *graph_member_key(json_t *value, json_t *parent, void *payload, char *message, size_t size) {
@@ -247,6 +304,17 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
                 fail(file, name, "%s: query_count %lld, the query gave %zu", label, counted, listed);
         }
         json_decref(query);
+    } else if (json_is_string(json_object_get(step, "sql"))) {
+        char message[256] = "";
+        json_t *rows = path != NULL ? graph_sql_rows(path, json_string_value(json_object_get(step, "sql")), message,
+                                                     sizeof message)
+                                    : NULL;
+        snprintf(what, sizeof what, "%s: sql", label);
+        if (rows == NULL)
+            fail(file, name, "%s: the SQL failed: %s", label, path != NULL ? message : "the case has no file");
+        else if (!json_equal(rows, json_object_get(step, "rows")))
+            fail_values(file, name, what, json_object_get(step, "rows"), rows);
+        json_decref(rows);
     } else if (json_is_true(json_object_get(step, "reopen"))) {
         strata_context_close(context);
         strata_context_decref(context);

@@ -191,6 +191,32 @@ private func runGraphStep(
       #expect(
         try context.count(model, where: condition, stubs: stubs) == records.count, "\(label): count(where:)")
     }
+  } else if case .string(let sql)? = step["sql"] {
+    guard let path else {
+      Issue.record("\(label): an sql step needs a case with \"file\": true")
+      return
+    }
+    let reader = try SQLiteConnection(path: path, mode: .readOnly)
+    defer { reader.close() }
+    var rows: [JSON] = []
+    try reader.withStatement(sql) { (statement) throws(StrataError) in
+      while try statement.step() {
+        rows.append(
+          .array(
+            (0..<statement.columnCount).map { column in
+              switch statement.cell(column) {
+              case .null: return .null
+              case .integer(let value): return .int(value)
+              case .real(let value): return .double(value)
+              case .text(let text): return .string(text)
+              case .blob(let bytes):
+                let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                return ["blob": .string(hex)]
+              }
+            }))
+      }
+    }
+    #expect(sameJSON(.array(rows), step["rows"] ?? .null), "\(label): \(sql) gave \(JSON.array(rows))")
   } else if step["reopen"] == .bool(true) {
     context.close()
     context = try Context(schema: schema, path: path)

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import tempfile
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Callable, Dict, Optional
 
@@ -97,6 +99,13 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
         counted = context.count(step["count"], stubs=stubs)
         if counted != step["is"] or len(context.all(step["count"], stubs=stubs)) != counted:
             pytest.fail(f"{label}: count {counted}, expected {step['is']}")
+    elif "sql" in step:
+        assert context.path is not None, f"{label}: an sql step needs a case with \"file\": true"
+        with closing(sqlite3.connect(f"file:{context.path}?mode=ro", uri=True)) as db:
+            rows = [[{"blob": cell.hex()} if isinstance(cell, bytes) else cell for cell in row]
+                    for row in db.execute(step["sql"])]
+        if rows != step["rows"]:
+            pytest.fail(f"{label}: {step['sql']} gave {rows!r}, expected {step['rows']!r}")
     elif "expect" in step:
         for model, expected in step["expect"].items():
             actual = [record.to_dict(nested=False) for record in context.all(model)]
