@@ -305,8 +305,8 @@ int main(int argc, char **argv) {
     strata_error_t err;
     int reps, r;
     double *t, *t2;
-    stat_t map, mem, file, re_mem, re_file, reopen;
-    stat_t get_issue_mem, get_user_mem, get_issue_file, get_user_file;
+    stat_t map, mem, file, re_mem, re_file, reopen, read_in;
+    stat_t get_issue_mem, get_user_mem, get_issue_file, get_user_file, get_issue_warm, get_user_warm;
     char folder[] = "/tmp/strata-bench-graph-XXXXXX", path[256], ratio[32];
     strata_context_t *context;
     json_t *issue_keys, *user_keys, *report = NULL;
@@ -427,8 +427,58 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_graph: the reopened file has %lld issues, not %lld\n", count_of(context, model), issues);
         return 1;
     }
-    get_issue_file = time_lookups(context, model, issue_keys, ISSUE_PASSES, reps, t);
-    get_user_file = time_lookups(context, "GHUser", user_keys, USER_PASSES, reps, t);
+    strata_context_decref(context);
+    /* lookups on the file as opened, each record read from its tables: a
+       tenth of the keys, in a fresh context each time (a context that reads
+       a quarter of the file's records one by one reads the graph in) */
+    {
+        json_t *some_issues = json_array(), *some_users = json_array();
+        size_t i;
+        for (i = 0; i < json_array_size(issue_keys) / 10; i++)
+            json_array_append(some_issues, json_array_get(issue_keys, i));
+        for (i = 0; i < json_array_size(user_keys) / 10; i++)
+            json_array_append(some_users, json_array_get(user_keys, i));
+        for (r = 0; r <= reps; r++) {
+            double rate;
+            context = open_context(path);
+            rate = lookups(context, model, some_issues, 1);
+            strata_context_decref(context);
+            if (r > 0)
+                t[r - 1] = rate;
+        }
+        get_issue_file = rate_stats(t, reps);
+        for (r = 0; r <= reps; r++) {
+            double rate;
+            context = open_context(path);
+            rate = lookups(context, "GHUser", some_users, 1);
+            strata_context_decref(context);
+            if (r > 0)
+                t[r - 1] = rate;
+        }
+        get_user_file = rate_stats(t, reps);
+        json_decref(some_issues);
+        json_decref(some_users);
+    }
+    /* the first call that needs the whole graph reads every record in */
+    for (r = 0; r <= reps; r++) {
+        strata_error_t err;
+        size_t count = 0;
+        strata_model_t **all;
+        double start;
+        context = open_context(path);
+        start = now();
+        all = strata_context_all(context, "GHUser", &count, &err);
+        if (all == NULL)
+            fail("all", &err);
+        if (r > 0)
+            t[r - 1] = now() - start;
+        release_all(all, count);
+        if (r < reps)
+            strata_context_decref(context);
+    }
+    read_in = stats(t, reps);
+    get_issue_warm = time_lookups(context, model, issue_keys, ISSUE_PASSES, reps, t);
+    get_user_warm = time_lookups(context, "GHUser", user_keys, USER_PASSES, reps, t);
     strata_context_decref(context);
 
     /* 6. Memory, each kind in a child of its own. */
@@ -458,14 +508,21 @@ int main(int argc, char **argv) {
     snprintf(ratio, sizeof ratio, "%.2fx", r_re_file);
     time_row("second import, same file context (updates)", re_file, ratio, "<= 1.0x first import",
              r_re_file <= 1.0);
-    time_row("open the file again (its records read in)", reopen, "", "", 0);
+    time_row("open the file again (reads its metadata only)", reopen, "", "", 0);
+    time_row("then read the whole graph in (the first all())", read_in, "", "", 0);
     printf("\n%-54s %10s %10s %8s  %s\n", "lookups (strata_context_get + decref)", "best /s", "median /s", "",
            "target");
     rule();
     rate_row("in memory, every issue key", get_issue_mem, ">= 1,000,000/s", get_issue_mem.best >= 1e6);
     rate_row("in memory, every user key", get_user_mem, ">= 1,000,000/s", get_user_mem.best >= 1e6);
-    rate_row("reopened file, every issue key", get_issue_file, ">= 200,000/s", get_issue_file.best >= 2e5);
-    rate_row("reopened file, every user key", get_user_file, ">= 200,000/s", get_user_file.best >= 2e5);
+    rate_row("reopened file, from its tables, a tenth of the issues", get_issue_file, ">= 200,000/s",
+             get_issue_file.best >= 2e5);
+    rate_row("reopened file, from its tables, a tenth of the users", get_user_file, ">= 200,000/s",
+             get_user_file.best >= 2e5);
+    rate_row("reopened file, graph read in, every issue key", get_issue_warm, ">= 1,000,000/s",
+             get_issue_warm.best >= 1e6);
+    rate_row("reopened file, graph read in, every user key", get_user_warm, ">= 1,000,000/s",
+             get_user_warm.best >= 1e6);
     printf("\n%-54s %10s %10s %8s  %s\n", "memory (resident set, each in a fresh process)", "grew MB",
            "peak MB", "ratio", "target");
     rule();

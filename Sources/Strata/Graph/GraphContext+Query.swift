@@ -6,17 +6,22 @@ extension GraphContext {
   /// The records of `model` (and its subtypes) the query (borrowed: a
   /// query object; nil or null: all) selects, in its order.
   package func query(_ model: String, _ query: JPtr?) -> Result<[ModelObject], StrataError> {
-    locked { () -> Result<[ModelObject], StrataError> in
+    locked(cold: true) { () -> Result<[ModelObject], StrataError> in
       prepare(model, query).flatMap { read in
-        Result { () throws(StrataError) in try run(read).map(\.state.object) }
+        Result { () throws(StrataError) in try objects(read) }
       }
     }
   }
 
   /// The number of records the query selects (`offset` and `limit` applied).
   package func queryCount(_ model: String, _ query: JPtr?) -> Result<Int, StrataError> {
-    locked { () -> Result<Int, StrataError> in
-      prepare(model, query).flatMap { read in Result { () throws(StrataError) in try run(read).count } }
+    locked(cold: true) { () -> Result<Int, StrataError> in
+      prepare(model, query).flatMap { read in
+        Result { () throws(StrataError) in
+          if !loaded, let store, let keys = try keysBySQL(read, store) { return keys.count }
+          return try run(read).count
+        }
+      }
     }
   }
 
@@ -29,34 +34,61 @@ extension GraphContext {
     }
   }
 
-  /// The records the query selects, in order: by SQL over the file's
-  /// tables when the context has a file in this schema's tables, else over
-  /// the records in memory (the same answers: GraphQuery+SQL.swift).
-  private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
-    guard let store, store.fileFormat == GraphStore.format, store.fileLayout == store.layout else {
-      return runInMemory(query)
+  /// The objects of the records the query selects: read from the file when
+  /// memory holds no records (a query SQL cannot say reads them in first).
+  private func objects(_ query: GraphQuery) throws(StrataError) -> [ModelObject] {
+    if !loaded, let store {
+      if let keys = try keysBySQL(query, store), try !readingInstead(keys.count, store) {
+        var found: [ModelObject] = []
+        found.reserveCapacity(keys.count)
+        for key in keys {
+          guard let object = try coldRecord(store, query.type, key) else {
+            throw StrataError(code: .io, message: "the graph file changed while it was read")
+          }
+          found.append(object)
+        }
+        return found
+      }
+      try ensureLoaded()
     }
+    return try run(query).map(\.state.object)
+  }
+
+  /// The keys of the records the query selects, in order, by SQL; nil when
+  /// the query must run in memory.
+  private func keysBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [RecordKey]? {
+    guard store.fileFormat == GraphStore.format, store.fileLayout == store.layout else { return nil }
     var compiler = QuerySQL(schema: schema, layout: store.layout)
     guard let sql = compiler.compile(query),
       let table = store.layout.table(schema.models[query.type.keyRoot].name)
-    else { return runInMemory(query) }
-    var found: [GraphRecord] = []
-    var complete = true
+    else { return nil }
+    var keys: [RecordKey] = []
     try store.connection.withStatement(sql) { (statement) throws(StrataError) in
       try statement.bind(1, cells: compiler.parameters)
       let width = Int32(table.keyColumns.count)
       while try statement.step() {
         let cells = (0..<width).map(statement.cell)
-        guard let key = RecordRows.key(cells[...], parts: table.keyParts),
-          let record = memory.record(query.type.keyRoot, key)
-        else {
-          complete = false
-          return
+        guard let key = RecordRows.key(cells[...], parts: table.keyParts) else {
+          throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
         }
-        found.append(record)
+        keys.append(key)
       }
     }
-    return complete ? found : runInMemory(query)
+    return keys
+  }
+
+  /// The records the query selects, in order: by SQL over the file's
+  /// tables when the context has a file in this schema's tables, else over
+  /// the records in memory (the same answers: GraphQuery+SQL.swift).
+  private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
+    guard let store, let keys = try keysBySQL(query, store) else { return runInMemory(query) }
+    var found: [GraphRecord] = []
+    found.reserveCapacity(keys.count)
+    for key in keys {
+      guard let record = memory.record(query.type.keyRoot, key) else { return runInMemory(query) }
+      found.append(record)
+    }
+    return found
   }
 
   /// The records the query selects, in order, from the records in memory.

@@ -27,6 +27,16 @@ package final class GraphContext: @unchecked Sendable {
   /// milliseconds, before it fails with an `io` error (SQLITE_BUSY): long
   /// enough for several processes importing pages at once to take turns.
   static let busyTimeout: Int32 = 30_000
+  /// True when memory holds the file's records. A context opens a file
+  /// without reading its records (`get`, `count` and queries read them from
+  /// the file's tables, `GraphContext+Cold`); the first call that needs the
+  /// whole graph (an import, a delete, following a relationship, `all`,
+  /// `check`) reads them in.
+  var loaded = true
+  /// Records read one by one from the file while `loaded` is false, and
+  /// how many may be before the graph is read in (`readingInstead`).
+  var coldReads = 0
+  var coldBudget: Int? = nil
   /// The file's `data_version` when memory was last read from it: another
   /// connection's commit changes it, and memory is then read again.
   private var seenVersion: Int64 = 0
@@ -48,7 +58,12 @@ package final class GraphContext: @unchecked Sendable {
         store = opened
         // read before the records: a commit in between is found by the next call
         seenVersion = try opened.connection.dataVersion()
-        try GraphLoading.load(opened, into: memory, schema: schema)
+        if opened.needsRewrite {
+          // converted or migrated now, in one transaction, read while at it
+          try GraphLoading.load(opened, into: memory, schema: schema)
+        } else {
+          loaded = false
+        }
       } catch {
         store?.close()
         memory.clear()
@@ -65,15 +80,36 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// Runs `body` under the lock, refusing a closed context, after reading
-  /// the file again when another connection wrote it (see `refresh`).
-  func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+  /// the file again when another connection wrote it (see `refresh`), and
+  /// reading its records in when they are not (unless `cold`: the call
+  /// reads the file's tables itself while memory holds nothing).
+  func locked<R>(cold: Bool = false, _ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
     if !changing {
-      do throws(StrataError) { try refresh() } catch { return .failure(error) }
+      do throws(StrataError) {
+        try refresh()
+        if !cold { try ensureLoaded() }
+      } catch {
+        return .failure(error)
+      }
     }
     return body()
+  }
+
+  /// Reads the file's records into memory, once.
+  func ensureLoaded() throws(StrataError) {
+    guard !loaded, let store else { return }
+    let version = try store.connection.dataVersion()
+    do throws(StrataError) {
+      try GraphLoading.load(store, into: memory, schema: schema)
+    } catch {
+      memory.clear()
+      throw error
+    }
+    seenVersion = version
+    loaded = true
   }
 
   /// Runs a change under the lock; a change from inside another (a callback)
@@ -95,6 +131,7 @@ package final class GraphContext: @unchecked Sendable {
         return .success(
           try store.connection.writeTransaction { () throws(StrataError) -> R in
             try refresh()
+            try ensureLoaded()
             return try body().get()
           })
       } catch {
@@ -113,6 +150,11 @@ package final class GraphContext: @unchecked Sendable {
     let version = try store.connection.dataVersion()
     if version == seenVersion { return }
     try store.reloadMeta()
+    if !loaded {
+      // memory holds nothing to bring up to date: reads go to the file
+      seenVersion = version
+      return
+    }
     let fresh = GraphMemory()
     do throws(StrataError) {
       try GraphLoading.load(store, into: fresh, schema: schema)
@@ -359,7 +401,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The record of `model` under `key` (borrowed: the key's canonical value,
   /// a list for a composite key), nil when there is none.
   package func record(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
-    locked { () -> Result<ModelObject?, StrataError> in
+    locked(cold: true) { () -> Result<ModelObject?, StrataError> in
       let type: ModelType
       switch recordType(model) {
       case .failure(let error): return .failure(error)
@@ -368,6 +410,13 @@ package final class GraphContext: @unchecked Sendable {
       switch readKey(key, type) {
       case .failure(let error): return .failure(error)
       case .success(let recordKey):
+        if !loaded, let store {
+          do throws(StrataError) {
+            if try !readingInstead(1, store) { return .success(try coldRecord(store, type, recordKey)) }
+          } catch {
+            return .failure(error)
+          }
+        }
         guard let record = memory.record(type.keyRoot, recordKey),
           record.state.model.isSelfOrDescendant(of: type)
         else { return .success(nil) }
@@ -462,10 +511,13 @@ package final class GraphContext: @unchecked Sendable {
   /// The number of records of `model` (and its subtypes); with `stubs`
   /// false, records known by their key only are not counted.
   package func count(_ model: String, stubs: Bool = true) -> Result<Int, StrataError> {
-    locked { () -> Result<Int, StrataError> in
+    locked(cold: true) { () -> Result<Int, StrataError> in
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
+        if !loaded, let store {
+          return Result { () throws(StrataError) in try coldCount(store, type, stubs: stubs) }
+        }
         let records = memory.index[type.keyRoot] ?? [:]
         if stubs && type.keyRoot == type.index && !schema.hasSubtypesSharingKeys(type) {
           return .success(records.count)
@@ -484,6 +536,10 @@ package final class GraphContext: @unchecked Sendable {
       return .failure(
         StrataError(
           code: .argument, message: "the '\(object.type.name)' model is not a record of a graph context"))
+    }
+    if object.graphRecord == nil, object.recordSource == ObjectIdentifier(self) {
+      // read from the file before memory held the graph: followed by its key
+      if let record = memory.record(object.type.keyRoot, key) { return .success(record) }
     }
     guard let record = object.graphRecord as? GraphRecord, !record.isDeleted else {
       return .failure(

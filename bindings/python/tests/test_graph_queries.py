@@ -217,18 +217,20 @@ class Oracle:
         return keys if limit is None else keys[:limit]
 
 
-@pytest.mark.parametrize("where_kept", ["memory", "file"])
+@pytest.mark.parametrize("where_kept", ["memory", "file", "cold"])
 def test_random_queries_give_what_filtering_all_gives(where_kept: str, tmp_path: Path) -> None:
     """In memory, queries run over the records; on a file, as SQL over its
-    tables: both give what the oracle gives."""
+    tables, with the records in memory ("file") or not yet read ("cold": a
+    context opened on the file after the import, which only queries): all
+    give what the oracle gives."""
     schema = strata.Schema(SCHEMA)
     asked = 0
     for seed in range(100):
         rng = random.Random(seed)
-        path = str(tmp_path / f"g{seed}.db") if where_kept == "file" else None
-        with schema.context(path) as ctx:
-            ctx.import_("Tweet", _graph(rng))
-            oracle = Oracle(ctx)
+        path = str(tmp_path / f"g{seed}.db") if where_kept != "memory" else None
+        with schema.context(path) as writer, (schema.context(path) if where_kept == "cold" else writer) as ctx:
+            writer.import_("Tweet", _graph(rng))
+            oracle = Oracle(writer)
             for _ in range(50):
                 model = rng.choice(sorted(SCALARS))
                 where = _condition(rng, model) if rng.random() < 0.9 else None

@@ -229,3 +229,60 @@ def test_a_list_that_grows_or_changes_is_written_as_it_is(tmp_path: Path) -> Non
     assert [position for position, _ in rows] == list(range(len(expected)))
     assert [t for (t,) in db.execute('SELECT target FROM "Post.tags" WHERE owner = 1 ORDER BY position')] == tags
     db.close()
+
+
+def test_opening_a_file_reads_no_record_until_the_whole_graph_is_needed(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    # damage one record behind Strata's back: a post that refers to a user the file does not have
+    db = sqlite3.connect(path)
+    db.execute("UPDATE Post SET author = 99 WHERE id = 3")
+    db.commit()
+    db.close()
+    with schema.context(path) as ctx:
+        # get, count and queries read the tables: the damaged record is not read
+        ann = ctx.get("User", 7)
+        assert ann is not None and ann["login"] == "ann" and ann.key == 7
+        assert ctx.get("Post", 1)["title"] == "Hello"
+        assert ctx.count("Post") == 3 and ctx.count("Tag", stubs=False) == 0
+        assert [p.key for p in ctx.query("Post", {"author.login": "ann"}, order_by=["-title"])] == [1, 2]
+        assert ctx.get("Post", 3).to_dict(nested=False)["author"] == 99  # as the file holds it
+        assert ctx.get("User", 12345) is None
+        # following a relationship needs the graph: reading it in finds the damage
+        with pytest.raises(strata.StrataError) as raised:
+            ann["posts"]
+        assert "refers through 'author' to a record that is not in the file" in str(raised.value)
+
+
+def test_a_record_read_from_the_file_follows_its_relationships_by_key(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    with schema.context(path) as reader, schema.context(path) as writer:
+        ann = reader.get("User", 7)  # read from the tables
+        writer.import_("Post", {"data": {"posts": [{"id": 4, "title": "Later", "author": 7}]}})
+        assert [p.key for p in ann["posts"]] == [1, 2, 4]  # the graph as it is now
+        assert reader.query("Post", {"author": 7}, order_by=["id"])[-1]["title"] == "Later"
+        writer.delete(writer.get("User", 8))
+        bob_posts = reader.query("Post", {"id": 3})
+        assert bob_posts[0]["author"] is None
+        reader.check()
+
+
+def test_a_context_that_reads_many_records_one_by_one_reads_the_graph_in(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    db = sqlite3.connect(path)
+    db.execute("UPDATE Post SET author = 99 WHERE id = 3")  # found only when the whole graph is read
+    db.commit()
+    db.close()
+    with schema.context(path) as ctx:
+        for _ in range(1000):  # a quarter of the records, at least 1,000, one by one: from the tables
+            assert ctx.get("Post", 1) is not None
+        with pytest.raises(strata.StrataError, match="not in the file"):
+            ctx.get("Post", 1)  # then the graph is read in

@@ -147,23 +147,17 @@ extension GraphStore {
     _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?,
     _ body: (RecordKey, JPtr) throws(StrataError) -> Void
   ) throws(StrataError) {
+    let reading = statements.reading(table, in: layout, byKey: key != nil)
     var links: [String: [RecordKey: [RecordKey]]] = [:]
-    for property in table.properties {
-      guard case .toMany(let target, let name) = property.storage, let targetTable = layout.table(target)
-      else {
-        continue
-      }
-      let columns = Self.linkColumns(table, property, in: layout)
-      let owners = columns.owner.map(\.name)
-      var sql =
-        "SELECT \(SQLText.list(owners + columns.target.map(\.name))) FROM \(SQLText.quoted(name))"
-      if key != nil { sql += " WHERE \(SQLText.equalAll(owners))" }
-      sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
+    for (property, sql) in reading.links {
+      guard let stored = table.property(property), case .toMany(let target, let name) = stored.storage,
+        let targetTable = layout.table(target)
+      else { continue }
+      let width = Int32(table.keyColumns.count)
+      let total = width + Int32(targetTable.keyColumns.count)
       var byOwner: [RecordKey: [RecordKey]] = [:]
       try connection.withStatement(sql) { (statement) throws(StrataError) in
         if let key { try statement.bind(1, cells: key) }
-        let width = Int32(owners.count)
-        let total = width + Int32(columns.target.count)
         while try statement.step() {
           let cells = (0..<total).map(statement.cell)
           guard let owner = RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
@@ -172,15 +166,16 @@ extension GraphStore {
           byOwner[owner, default: []].append(targetKey)
         }
       }
-      links[property.name] = byOwner
+      links[property] = byOwner
     }
-    let keyNames = table.keyColumns.map(\.name)
-    let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
-    var sql = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
-    if key != nil { sql += " WHERE \(SQLText.equalAll(keyNames))" }
+    let keyNames = table.keyColumns
+    let columns =
+      table.keyColumns.count + TableLayout.systemColumns.count
+      + table.properties.reduce(0) { $0 + $1.columns.count }
+    let sql = reading.rows
     try connection.withStatement(sql) { (statement) throws(StrataError) in
       if let key { try statement.bind(1, cells: key) }
-      let count = Int32(columns.count)
+      let count = Int32(columns)
       while try statement.step() {
         let cells = (0..<count).map(statement.cell)
         guard let recordKey = RecordRows.key(cells[0..<keyNames.count], parts: table.keyParts) else {

@@ -43,7 +43,9 @@ package final class GraphStore {
   /// The format of the file (1 until it is rewritten).
   package internal(set) var fileFormat: Int64
   /// The tables of the file as they are (nil for format 1).
-  package internal(set) var fileLayout: TableLayout?
+  package internal(set) var fileLayout: TableLayout? {
+    didSet { if fileLayout != oldValue { statements.forgetReadings() } }
+  }
   /// Cached SQL of each table (built on first use).
   var statements = StoreStatements()
 

@@ -177,7 +177,7 @@ enum RecordRows {
         code: .argument, message: "the key \(key) does not fit the key columns of '\(table.name)'")
     }
     let stub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
-    let owned = Set(model.properties)
+    let owned = model.owns
     var absent: [String] = []
     var kept: [(String, JPtr)] = []
     var columns: [SQLCell] = []
@@ -325,7 +325,7 @@ enum RecordRows {
       }
       if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
     }
-    let owned = Set(model.properties)
+    let owned = model.owns
     if case .composite(let parts) = key, table.keyProperties.count > 1 {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) {
         if let value = part.makeJSON() { JValue.setNew(values, name, value) }
@@ -340,10 +340,10 @@ enum RecordRows {
       guard owned.contains(property.name), !absent.contains(property.name),
         kept.flatMap({ json_object_get($0, property.name) }) == nil
       else { continue }
-      let what = "the column '\(property.name)' of the '\(modelName)' record \(key)"
+      func what() -> String { "the column '\(property.name)' of the '\(modelName)' record \(key)" }
       switch property.storage {
       case .column(let kind):
-        JValue.setNew(values, property.name, try value(cells[range.lowerBound], kind: kind, what: what))
+        JValue.setNew(values, property.name, try value(cells[range.lowerBound], kind: kind, what: what()))
       case .toOne(let target):
         if cells[range].allSatisfy(\.isNull) {
           JValue.setNew(values, property.name, json_null())
@@ -351,7 +351,7 @@ enum RecordRows {
           guard let parts = layout.table(target)?.keyParts,
             let targetKey = Self.key(cells[range], parts: parts),
             let made = targetKey.makeJSON()
-          else { throw damaged("\(what) does not hold a key of '\(target)'") }
+          else { throw damaged("\(what()) does not hold a key of '\(target)'") }
           JValue.setNew(values, property.name, made)
         }
       case .toMany:

@@ -50,4 +50,42 @@ struct StoreStatements {
     tables[table.name] = made
     return made
   }
+
+  /// The SQL that reads one table's records and their links.
+  struct Reading {
+    /// Selects key columns, system columns and property columns (`WHERE`
+    /// the key columns equal the parameters, for one record).
+    var rows: String
+    /// For each to-many property (in order): its name and the SELECT of
+    /// owner and target key columns, ordered by owner and position.
+    var links: [(property: String, sql: String)]
+  }
+
+  private var readings: [String: Reading] = [:]
+
+  /// Forgets the reading SQL (the file's layout changed).
+  mutating func forgetReadings() { readings = [:] }
+
+  /// The SQL that reads `table` of `layout`: every record, or (`byKey`) one.
+  mutating func reading(_ table: TableLayout.Table, in layout: TableLayout, byKey: Bool) -> Reading {
+    let name = (byKey ? "1:" : "*:") + table.name
+    if let made = readings[name] { return made }
+    var links: [(property: String, sql: String)] = []
+    for property in table.properties {
+      guard case .toMany(_, let link) = property.storage else { continue }
+      let columns = GraphStore.linkColumns(table, property, in: layout)
+      let owners = columns.owner.map(\.name)
+      var sql = "SELECT \(SQLText.list(owners + columns.target.map(\.name))) FROM \(SQLText.quoted(link))"
+      if byKey { sql += " WHERE \(SQLText.equalAll(owners))" }
+      sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
+      links.append((property.name, sql))
+    }
+    let keyNames = table.keyColumns.map(\.name)
+    let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    var rows = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
+    if byKey { rows += " WHERE \(SQLText.equalAll(keyNames))" }
+    let made = Reading(rows: rows, links: links)
+    readings[name] = made
+    return made
+  }
 }

@@ -89,7 +89,17 @@ package struct TableLayout: Equatable, Sendable {
     /// True when its canonical dictionary carries `"$type"` (a subtype).
     package var tagged: Bool
     /// Its property names, in the schema's order (key properties included).
-    package var properties: [String]
+    package var properties: [String] { didSet { owns = Set(properties) } }
+    /// The same names, to look up.
+    private(set) var owns: Set<String>
+
+    /// A model from its parts.
+    init(name: String, tagged: Bool, properties: [String]) {
+      self.name = name
+      self.tagged = tagged
+      self.properties = properties
+      owns = Set(properties)
+    }
   }
 
   /// The table of one key space.
