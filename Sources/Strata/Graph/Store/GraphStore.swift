@@ -232,16 +232,8 @@ package final class GraphStore {
   }
 
   /// Sets the integer `value` under `key` in `strata_meta`.
-  static func setMeta(_ connection: SQLiteConnection, _ key: String, _ value: Int64)
-    throws(StrataError)
-  {
-    try connection.withStatement(
-      "INSERT INTO strata_meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-    ) { (statement) throws(StrataError) in
-      try statement.bind(1, text: key)
-      try statement.bind(2, int: value)
-      try statement.run()
-    }
+  static func setMeta(_ connection: SQLiteConnection, _ key: String, _ value: Int64) throws(StrataError) {
+    try setMeta(connection, key, cell: .integer(value))
   }
 
   /// The text under `key` in `strata_meta`, nil when absent or not text.
@@ -255,11 +247,16 @@ package final class GraphStore {
 
   /// Sets the text `value` under `key` in `strata_meta`.
   static func setMeta(_ connection: SQLiteConnection, _ key: String, text value: String) throws(StrataError) {
+    try setMeta(connection, key, cell: .text(value))
+  }
+
+  /// Sets `cell` under `key` in `strata_meta`.
+  private static func setMeta(_ connection: SQLiteConnection, _ key: String, cell: SQLCell) throws(StrataError) {
     try connection.withStatement(
       "INSERT INTO strata_meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
     ) { (statement) throws(StrataError) in
       try statement.bind(1, text: key)
-      try statement.bind(2, text: value)
+      try statement.bind(2, cell: cell)
       try statement.run()
     }
   }
