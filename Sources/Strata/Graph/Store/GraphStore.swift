@@ -251,7 +251,9 @@ package final class GraphStore {
   }
 
   /// Sets `cell` under `key` in `strata_meta`.
-  private static func setMeta(_ connection: SQLiteConnection, _ key: String, cell: SQLCell) throws(StrataError) {
+  private static func setMeta(_ connection: SQLiteConnection, _ key: String, cell: SQLCell)
+    throws(StrataError)
+  {
     try connection.withStatement(
       "INSERT INTO strata_meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
     ) { (statement) throws(StrataError) in
