@@ -243,14 +243,16 @@ struct QuerySQL {
       from += zip(columns.owner, current.keyColumns).map { owner, key in
         "\(column(linkAlias, owner)) = \(column(alias, key.name))"
       }.joined(separator: " AND ")
-      // a null or absent list reaches null, an empty one nothing
+      // a null or absent list reaches null, an empty one nothing (the
+      // parameters are bound in the order of the text: owners first)
       let extra = column(alias, "strata_extra")
+      let ownerList = textList(owners)
       parameters.append(.text(path.property))
       parameters.append(.text("$.values.\"\(path.property)\""))
       let nullList =
         "(\(extra) IS NOT NULL AND (EXISTS (SELECT 1 FROM json_each(\(extra), '$.absent') WHERE value = ?) OR json_type(\(extra), ?) = 'null'))"
       conditions.append(
-        "(\(column(alias, current.keyColumns[0].name)) IS NULL OR \(column(alias, "strata_type")) NOT IN (\(textList(owners))) OR \(column(linkAlias, columns.owner[0])) IS NOT NULL OR \(nullList))"
+        "(\(column(alias, current.keyColumns[0].name)) IS NULL OR \(column(alias, "strata_type")) NOT IN (\(ownerList)) OR \(column(linkAlias, columns.owner[0])) IS NOT NULL OR \(nullList))"
       )
       return (from, conditions, columns.target.map { column(linkAlias, $0) })
     case .list(let name, let isDate):

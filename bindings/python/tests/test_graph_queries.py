@@ -244,3 +244,24 @@ def test_random_queries_give_what_filtering_all_gives(where_kept: str, tmp_path:
                                         f"limit={limit} offset={offset}"
                 asked += 1
     assert asked == 5000
+
+
+def test_null_tests_of_to_many_relationships_agree_in_memory_on_a_file_and_cold(tmp_path: Path) -> None:
+    """The three agree on `null` tests of a to-many relationship (empty lists,
+    a stub's): fuzz_query found the file's SQL binding this test's parameters
+    out of order."""
+    schema = strata.Schema(SCHEMA)
+    tweets = [{"id": 1, "labels": ["l0"]}, {"id": 2}, {"id": 3, "labels": []}]
+    users = [{"id": 7, "tweets": [1, 9]}]  # tweet 9: a stub, its labels absent
+    path = str(tmp_path / "g.db")
+    answers = []
+    with schema.context() as memory, schema.context(path) as file:
+        for ctx in (memory, file):
+            ctx.import_("Tweet", tweets)
+            ctx.import_("User", users)
+        with schema.context(path) as cold:
+            for ctx in (memory, file, cold):
+                answers.append([[r.key for r in ctx.query("Tweet", {"labels": {"null": wanted}})]
+                                for wanted in (True, False)])
+    assert answers[0][1] == [1]
+    assert answers[1] == answers[0] and answers[2] == answers[0]
