@@ -67,7 +67,7 @@ def test_the_example_graph_is_tables_anyone_reads(tmp_path: Path) -> None:
 
 def test_a_format_1_file_is_converted_once_and_reads_the_same(tmp_path: Path) -> None:
     path = str(tmp_path / "old.db")
-    shutil.copy(FORMAT1 / "format1.db", path)
+    shutil.copy(FORMAT1 / "format1.strata-graph", path)
     expected = json.loads((FORMAT1 / "expected.json").read_text())
     schema = strata.Schema.from_file(str(FORMAT1 / "schema.json"))
     with schema.context(path) as ctx:
@@ -104,7 +104,7 @@ def test_a_format_1_file_is_converted_once_and_reads_the_same(tmp_path: Path) ->
 
 def test_two_processes_opening_a_format_1_file_convert_it_once(tmp_path: Path) -> None:
     path = str(tmp_path / "old.db")
-    shutil.copy(FORMAT1 / "format1.db", path)
+    shutil.copy(FORMAT1 / "format1.strata-graph", path)
     script = (
         "import json, strata, sys\n"
         f"schema = strata.Schema.from_file({str(FORMAT1 / 'schema.json')!r})\n"
