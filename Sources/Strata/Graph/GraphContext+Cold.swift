@@ -14,12 +14,7 @@ extension GraphContext {
   func readingInstead(_ count: Int, _ store: GraphStore) throws(StrataError) -> Bool {
     if coldBudget == nil {
       var total = 0
-      for table in store.layout.tables {
-        total += try store.connection.withStatement("SELECT count(*) FROM \(SQLText.quoted(table.name))") {
-          (statement) throws(StrataError) -> Int in
-          try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
-        }
-      }
+      for table in store.layout.tables { total += try store.count(model: table.name) }
       coldBudget = max(1000, total / 4)
     }
     coldReads += count

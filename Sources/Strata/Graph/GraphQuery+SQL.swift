@@ -72,20 +72,16 @@ struct QuerySQL {
     _ condition: QueryCondition, from root: String, _ table: TableLayout.Table, negated: Bool = false
   ) -> String? {
     switch condition {
-    case .all(let parts):
+    case .all(let parts), .any(let parts):
+      let isAll: Bool
+      if case .all = condition { isAll = true } else { isAll = false }
       var made: [String] = []
       for part in parts {
         guard let one = test(part, from: root, table, negated: negated) else { return nil }
         made.append(one)
       }
-      return made.isEmpty ? "1" : "(" + made.joined(separator: " AND ") + ")"
-    case .any(let parts):
-      var made: [String] = []
-      for part in parts {
-        guard let one = test(part, from: root, table, negated: negated) else { return nil }
-        made.append(one)
-      }
-      return made.isEmpty ? "0" : "(" + made.joined(separator: " OR ") + ")"
+      if made.isEmpty { return isAll ? "1" : "0" }
+      return "(" + made.joined(separator: isAll ? " AND " : " OR ") + ")"
     case .not(let part):
       return test(part, from: root, table, negated: true).map { "NOT \($0)" }
     case .test(let path, let test):

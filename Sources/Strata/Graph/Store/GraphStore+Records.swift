@@ -205,7 +205,6 @@ extension GraphStore {
   /// change is applied with the number applied so far (for progress reports;
   /// the crash test uses it to know it is half-way).
   package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
-    _ = try connection.dataVersion()  // a closed store fails here, as every call does
     let rows = try prepare(changes, layout: layout)
     if fileFormat < Self.format || fileLayout != layout {
       throw SQLiteError.store(

@@ -220,7 +220,7 @@ enum RecordRows {
           continue
         }
         let start = keptLinks[property.name] ?? 0
-        if let made = targetCells(value, parts: layout.table(target)?.keyParts, from: 0) {
+        if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
           links.append((start, made))
         } else {
           kept.append((property.name, value))
@@ -241,11 +241,11 @@ enum RecordRows {
 
   /// The key cells of every element of a to-many value, or nil when it is
   /// not a list of keys of that shape.
-  private static func targetCells(_ value: JPtr, parts: [Layout.KeyPart]?, from start: Int) -> [[SQLCell]]? {
+  private static func targetCells(_ value: JPtr, parts: [Layout.KeyPart]?) -> [[SQLCell]]? {
     guard let parts, JValue.isArray(value) else { return nil }
     var out: [[SQLCell]] = []
-    out.reserveCapacity(json_array_size(value) - start)
-    for index in start..<json_array_size(value) {
+    out.reserveCapacity(json_array_size(value))
+    for index in 0..<json_array_size(value) {
       guard let element = json_array_get(value, index), let key = RecordKey(json: element),
         let made = cells(key, parts: parts)
       else { return nil }
