@@ -1024,12 +1024,32 @@ long long strata_context_count_flags(strata_context_t *context, const char *mode
 int strata_context_delete(strata_context_t *context, strata_model_t *record, strata_error_t *error);
 
 /**
+ * Sets how many records the cache of a context on a file may hold between
+ * calls (docs/graph.md, "The cache"): after a call that leaves more, the
+ * cache is dropped and records are read from the file again when asked for.
+ * 0 keeps none after each call. The default is 50,000. A context in memory
+ * holds every record whatever the limit.
+ *
+ * `records` is a `size_t` passed as is (values above PTRDIFF_MAX are an
+ * "argument" error). Returns 0, or -1 with `error` filled.
+ */
+int strata_context_set_cache_limit(strata_context_t *context, size_t records, strata_error_t *error);
+
+/**
+ * The cache's limit (`*limit`) and the number of records it holds now
+ * (`*held`); either pointer may be NULL. Returns 0, or -1 with `error`
+ * filled (a NULL or closed context).
+ */
+int strata_context_cache_info(strata_context_t *context, size_t *limit, size_t *held, strata_error_t *error);
+
+/**
  * Checks the invariants of `context` (docs/graph.md, "Checking a graph"):
  * every record maps under its schema (the values it is stored with read back
  * without an error), every link names a live record and agrees with the key
- * the record's handle shows, every inverse holds both ways, and a context on
- * a file holds exactly the records and values of its file. For tests,
- * fuzzers, and a file one doubts; it reads every record (and the file).
+ * the record's handle shows, every inverse holds both ways; on a file, these
+ * hold for the whole file, each row reads back to what was written, and every
+ * record the cache holds is the file's. For tests, fuzzers, and a file one
+ * doubts; it reads every record of the file.
  *
  * Returns 0 when every invariant holds, or -1 with each broken one (at most
  * 100) as an "io" error naming the record (path "/Model/key/property").

@@ -180,6 +180,38 @@ public func strata_context_delete(
   }
 }
 
+/// Sets how many records a file context's cache may hold between calls.
+@_cdecl("strata_context_set_cache_limit")
+public func strata_context_set_cache_limit(
+  _ context: OpaquePointer?, _ records: Int, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let engine = Handles.context(context) else {
+    ErrorReporting.fail(.argument, "the context is NULL", error)
+    return -1
+  }
+  guard records >= 0 else {
+    ErrorReporting.fail(.argument, "the cache limit is too large", error)
+    return -1
+  }
+  return engine.setCacheLimit(records).toC(error)
+}
+
+/// The cache's limit and how many records it holds now.
+@_cdecl("strata_context_cache_info")
+public func strata_context_cache_info(
+  _ context: OpaquePointer?, _ limit: UnsafeMutablePointer<Int>?, _ held: UnsafeMutablePointer<Int>?,
+  _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard let engine = Handles.context(context) else {
+    ErrorReporting.fail(.argument, "the context is NULL", error)
+    return -1
+  }
+  return engine.cacheInfo().map { info in
+    limit?.pointee = info.limit
+    held?.pointee = info.held
+  }.toC(error)
+}
+
 /// Checks a context's invariants; 0 when they hold, -1 with the broken ones.
 @_cdecl("strata_context_check")
 public func strata_context_check(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {

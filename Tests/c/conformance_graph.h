@@ -175,6 +175,20 @@ static int graph_import(const char *file, const char *name, const char *label, s
     return 0;
 }
 
+/* The cache limit the contexts of the running case get (-1: the default). */
+static long graph_cache = -1;
+
+/* Opens a context on `path` (NULL: in memory) with the case's cache limit. */
+static strata_context_t *graph_open(strata_schema_t *schema, const char *path, strata_error_t *err) {
+    strata_context_t *context = strata_context_open(schema, path, err);
+    if (context != NULL && graph_cache >= 0 &&
+        strata_context_set_cache_limit(context, (size_t)graph_cache, err) != 0) {
+        strata_context_decref(context);
+        return NULL;
+    }
+    return context;
+}
+
 /* One step; returns the context (a reopen changes it). As the Swift runner:
    a step that fails is compared with its "errors" (or reported), one that
    succeeds while "errors" are expected is reported. */
@@ -318,7 +332,7 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
     } else if (json_is_true(json_object_get(step, "reopen"))) {
         strata_context_close(context);
         strata_context_decref(context);
-        context = strata_context_open(schema, path, &err);
+        context = graph_open(schema, path, &err);
         if (context == NULL) {
             graph_check_failure(file, name, label, step, &err);
             failed = 1;
@@ -360,8 +374,8 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
     return context;
 }
 
-/* Runs a `graph` case; 1 when the case was one. */
-static int run_graph_case(const char *file, const char *name, const json_t *schema_doc, const json_t *c) {
+/* Runs a `graph` case's steps on one context (and a second one on its file when a step names it). */
+static void run_graph_steps(const char *file, const char *name, const json_t *schema_doc, const json_t *c) {
     const json_t *steps = json_object_get(c, "graph");
     const json_t *injectors = json_object_get(c, "keyInjectors");
     strata_schema_builder_t *builder;
@@ -372,8 +386,6 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
     const char *model;
     json_t *rule;
     size_t i;
-    if (!json_is_array(steps))
-        return 0;
     builder = strata_schema_builder_new();
     json_object_foreach((json_t *)injectors, model, rule) {
         const char *member = json_string_value(json_object_get(rule, "member"));
@@ -385,25 +397,25 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
     strata_schema_builder_free(builder);
     if (schema == NULL) {
         report_unexpected_failure(file, name, "loading the case's schema");
-        return 1;
+        return;
     }
     path[0] = '\0';
     if (json_is_true(json_object_get(c, "file"))) {
         if (mkdtemp(folder) == NULL) {
             fail(file, name, "cannot make a temporary folder");
             strata_schema_decref(schema);
-            return 1;
+            return;
         }
         snprintf(path, sizeof path, "%s/graph.db", folder);
     }
-    context = strata_context_open(schema, path[0] ? path : NULL, &err);
+    context = graph_open(schema, path[0] ? path : NULL, &err);
     if (context == NULL) {
         report_unexpected_failure(file, name, "opening the context");
     } else {
         for (i = 0; i < json_array_size(steps) && context != NULL; i++) {
             const json_t *step = json_array_get(steps, i);
             char label[32];
-            snprintf(label, sizeof label, "step %zu", i);
+            snprintf(label, sizeof label, graph_cache < 0 ? "step %zu" : "step %zu (caching nothing)", i);
             if (json_is_true(json_object_get(step, "reopen")) && other != NULL) {
                 strata_context_close(other);
                 strata_context_decref(other);
@@ -412,7 +424,7 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
             if (json_is_true(json_object_get(step, "other"))) {
                 /* a second context on the same file, opened when first named */
                 if (other == NULL)
-                    other = strata_context_open(schema, path[0] ? path : NULL, &err);
+                    other = graph_open(schema, path[0] ? path : NULL, &err);
                 if (other == NULL) {
                     report_unexpected_failure(file, name, "opening the other context");
                     break;
@@ -445,6 +457,20 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
             unlink(sibling);
         }
         rmdir(folder);
+    }
+}
+
+/* Runs a `graph` case; 1 when the case was one. A case on a file runs twice,
+   the second time with contexts that keep no record in their cache between calls. */
+static int run_graph_case(const char *file, const char *name, const json_t *schema_doc, const json_t *c) {
+    if (!json_is_array(json_object_get(c, "graph")))
+        return 0;
+    graph_cache = -1;
+    run_graph_steps(file, name, schema_doc, c);
+    if (json_is_true(json_object_get(c, "file"))) {
+        graph_cache = 0;
+        run_graph_steps(file, name, schema_doc, c);
+        graph_cache = -1;
     }
     return 1;
 }

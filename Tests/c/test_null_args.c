@@ -642,6 +642,15 @@ int main(void) {
         CHECK_ARG(strata_context_check(NULL, &err) == -1);
         CHECK(strata_context_check(context, &err) == 0 && err.code == STRATA_OK);
         CHECK(strata_context_check(context, NULL) == 0);
+        {
+            size_t limit = 0, held = 0;
+            CHECK_ARG(strata_context_set_cache_limit(NULL, 10, &err) == -1);
+            CHECK_ARG(strata_context_set_cache_limit(context, (size_t)-1, &err) == -1);
+            CHECK(strata_context_set_cache_limit(context, 10, &err) == 0 && err.code == STRATA_OK);
+            CHECK_ARG(strata_context_cache_info(NULL, &limit, &held, &err) == -1);
+            CHECK(strata_context_cache_info(context, NULL, NULL, &err) == 0);
+            CHECK(strata_context_cache_info(context, &limit, &held, NULL) == 0 && limit == 10 && held > 0);
+        }
         CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
         CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);
         CHECK(strata_context_delete(context, record, &err) == 0);
@@ -659,6 +668,8 @@ int main(void) {
         strata_context_close(context);
         CHECK_ARG(strata_context_count(context, "User", &err) == -1);
         CHECK_ARG(strata_context_check(context, &err) == -1);
+        CHECK_ARG(strata_context_set_cache_limit(context, 10, &err) == -1);
+        CHECK_ARG(strata_context_cache_info(context, NULL, NULL, &err) == -1);
         strata_context_decref(context);
         strata_model_decref(record);
         strata_model_decref(records[0]);

@@ -13,6 +13,7 @@
  * the fixed schema below. Byte 0 bit 0 puts the context in an SQLite file (then the reopen
  * step closes and opens it; the file is per process, in /dev/shm when it is
  * there, else /tmp, or STRATA_FUZZ_TMPDIR, and removed after each input);
+ * byte 0 bit 2 makes that file context keep no record in memory between calls;
  * the rest is a list of steps, each an opcode byte and the bytes its input
  * is built from. Every other import goes as text (strata_context_importb:
  * the byte parser, an array element by element), the others as a json_t.
@@ -278,6 +279,19 @@ static void remove_files(void) {
     }
 }
 
+/* Byte 1 bit 2: a file context keeps no record in its cache between calls
+   (strata_context_set_cache_limit 0), so every call reads what it needs from
+   the file: records, the faults they link to, the links into them. */
+static int cache_none;
+
+/* Opens a context on `file_path` (NULL: in memory), its cache as the input says. */
+static strata_context_t *open_graph(strata_schema_t *loaded, const char *file_path, strata_error_t *err) {
+    strata_context_t *made = strata_context_open(loaded, file_path, err);
+    if (made != NULL && file_path != NULL && cache_none && strata_context_set_cache_limit(made, 0, err) != 0)
+        broken("the cache limit cannot be set", NULL);
+    return made;
+}
+
 #include "fuzz_graph_generated.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -302,6 +316,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tracing = getenv("STRATA_FUZZ_TRACE") != NULL;
     /* byte 0 bit 1: a schema generated from the input (fuzz_graph_generated.h) */
     if (size > 0 && (data[0] & 2)) {
+        cache_none = (data[0] >> 2) & 1;
         file = (int)(next(&in) & 1);
         gen_run(&in, file);
         return 0;
@@ -314,11 +329,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fprintf(stderr, "fuzz_graph: the schema does not load: %s\n", err.message);
         abort();
     }
+    cache_none = size > 0 && ((data[0] >> 2) & 1);
     file = (int)(next(&in) & 1);
-    trace(file ? "open a context on an SQLite file" : "open a context in memory", NULL);
+    trace(file ? (cache_none ? "open a context on an SQLite file, caching nothing between calls"
+                             : "open a context on an SQLite file")
+               : "open a context in memory",
+          NULL);
     if (file)
         remove_files();
-    context = strata_context_open(schema, file ? path : NULL, &err);
+    context = open_graph(schema, file ? path : NULL, &err);
     if (context == NULL)
         broken("the context does not open", NULL);
     before = snapshot(context);
@@ -389,7 +408,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (file) {
                 strata_context_close(context);
                 strata_context_decref(context);
-                context = strata_context_open(schema, path, &err);
+                context = open_graph(schema, path, &err);
                 if (context == NULL)
                     broken("the file does not reopen", NULL);
                 after = snapshot(context);

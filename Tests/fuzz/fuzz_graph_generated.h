@@ -358,7 +358,7 @@ static void gen_run(struct reader *in, int file) {
     }
     if (file)
         remove_files();
-    context = strata_context_open(loaded, file ? path : NULL, &err);
+    context = open_graph(loaded, file ? path : NULL, &err);
     shadow = strata_context_open(loaded, NULL, &err);
     if (context == NULL || shadow == NULL)
         broken("the context does not open", NULL);
@@ -400,7 +400,7 @@ static void gen_run(struct reader *in, int file) {
                 trace("close and reopen the file", NULL);
                 strata_context_close(context);
                 strata_context_decref(context);
-                context = strata_context_open(loaded, path, &err);
+                context = open_graph(loaded, path, &err);
                 if (context == NULL) {
                     fprintf(stderr, "  reopen: %s %s\n", err.path, err.message);
                     broken("the file does not reopen", schema.doc);

@@ -18,8 +18,9 @@ public final class Context: Sendable {
   public var schema: Schema { engine.schema }
 
   /// Opens a context in memory (`path` nil) or on the SQLite file at `path`
-  /// (created when missing; its records are read in, migrated when the file
-  /// was written by an older schema version; a newer one is an `argument` error).
+  /// (created when missing; only its metadata is read, records are read when
+  /// asked for; a file written by an older schema version is migrated first,
+  /// a newer one is an `argument` error).
   public init(schema: Schema, path: String? = nil) throws(StrataError) {
     engine = try GraphContext(schema: schema, path: path)
   }
@@ -203,6 +204,15 @@ public final class Context: Sendable {
 
   /// Deletes a record; the relationships that held it (and their inverses) let go of it.
   public func delete(_ record: Record) throws(StrataError) { try engine.delete(record.model.object).get() }
+
+  /// How many records the cache of a context on a file may hold between
+  /// calls (docs/graph.md, "The cache"): after a call that leaves more, the
+  /// cache is dropped and records are read again when asked for. 0 keeps
+  /// none; the default is 50,000.
+  public func setCacheLimit(_ records: Int) throws(StrataError) { try engine.setCacheLimit(records).get() }
+
+  /// The cache's limit and how many records the context holds in memory now.
+  public func cacheInfo() throws(StrataError) -> (limit: Int, held: Int) { try engine.cacheInfo().get() }
 
   /// Checks the graph's invariants (docs/graph.md, "Checking a graph"):
   /// every record maps under its schema, every link and inverse holds both

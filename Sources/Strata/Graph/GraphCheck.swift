@@ -10,15 +10,32 @@ import CJansson
 /// - every link names a live record of the context, its slot (the key a
 ///   record handle shows) agrees with the link, lists hold no repeat;
 /// - every inverse holds both ways, and every incoming link is a link;
-/// - on a file: the file holds exactly the committed records, each with
-///   the body memory would write (what a reopen would read).
+/// - on a file: the checks above run on the whole file read in; each row
+///   reads back to the body it was written from; and every record the
+///   cache holds is the file's record, with the same values, links to the
+///   cache's own records, and (when known) the same incoming links.
 extension GraphContext {
   /// Checks every invariant; the broken ones as `io` errors (at most 100), or nothing.
   package func check() -> Result<Void, StrataError> {
     locked { () -> Result<Void, StrataError> in
-      var problems = GraphCheck(schema: schema, memory: memory)
+      guard let store else {
+        var problems = GraphCheck(schema: schema, memory: memory)
+        problems.checkRecords()
+        if problems.errors.isEmpty { return .success(()) }
+        return .failure(StrataError(problems.errors))
+      }
+      let file = GraphMemory(schema: schema)
+      defer { file.clear() }
+      do throws(StrataError) {
+        memory.startReading()
+        try GraphLoading.load(store, into: file, schema: schema)
+      } catch {
+        return .failure(error)
+      }
+      var problems = GraphCheck(schema: schema, memory: file)
       problems.checkRecords()
-      if let store { problems.checkStore(store) }
+      problems.checkStore(store)
+      problems.checkCache(memory)
       if problems.errors.isEmpty { return .success(()) }
       return .failure(StrataError(problems.errors))
     }
@@ -175,6 +192,54 @@ struct GraphCheck {
     let held = memory.index.values.reduce(0) { $0 + $1.count }
     if stored != held {
       broken(nil, "", "the file holds \(stored) records, memory \(held)")
+    }
+  }
+
+  /// The cache of a file context holds the file's records (`memory` is the
+  /// file read in whole): each record read has the file's values and
+  /// links, links to the cache's own record of each key, and knows the
+  /// file's incoming links when it says it does.
+  mutating func checkCache(_ cache: GraphMemory) {
+    for (root, records) in cache.index.sorted(by: { $0.key < $1.key }) {
+      for (key, record) in records.sorted(by: { $0.key < $1.key }) {
+        if record.key != key || record.keyRoot != root || record.isDeleted || record.isEvicted {
+          broken(record, "", "the cache holds the record under another key, or deleted")
+          continue
+        }
+        guard let file = memory.record(root, key) else {
+          if !record.isFault { broken(record, "", "the cache holds a record the file does not") }
+          continue
+        }
+        if record.isFault { continue }
+        let state = record.storedState
+        if let held = GraphCommit.body(state), let stored = GraphCommit.body(file.state) {
+          if json_equal(held, stored) == 0 {
+            broken(record, "", "the cache holds \(Mapper.show(held)); the file \(Mapper.show(stored))")
+          }
+          JValue.release(held)
+          JValue.release(stored)
+        }
+        for link in state.links {
+          for target in link.records where cache.index[target.keyRoot]?[target.key] !== target {
+            broken(
+              record, "", "it links to a record \(target.key) that is not the cache's record of that key")
+          }
+        }
+        guard record.incomingKnown else { continue }
+        func named(_ entries: Set<Incoming>) -> [String] {
+          entries.map {
+            "\(schema.models[$0.record.keyRoot].name) \($0.record.key) through '\($0.record.state.model.properties[$0.property].name)'"
+          }.sorted()
+        }
+        let known = named(state.incoming)
+        let stored = named(file.state.incoming)
+        if known != stored {
+          broken(
+            record, "",
+            "the cache knows the links into it from [\(known.joined(separator: ", "))], the file holds [\(stored.joined(separator: ", "))]"
+          )
+        }
+      }
     }
   }
 }

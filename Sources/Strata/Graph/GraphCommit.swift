@@ -90,6 +90,7 @@ enum GraphCommit {
         ? GraphOutput.materializeInPlace(state) : GraphOutput.materialize(state, schema: transaction.schema)
       object.graphRecord = record
       object.recordIsStub = state.isStub
+      object.recordSource = memory.owner
       state.object = object
       finished.append((record, state))
     }
@@ -122,12 +123,12 @@ enum GraphCommit {
       if var state = finishedState {
         // the committed links into the record, changed in place (a draft holds none)
         swap(&state.incoming, &record.state.incoming)
-        if let change = transaction.incomingChanges[ObjectIdentifier(record)] {
+        if record.incomingKnown, let change = transaction.incomingChanges[ObjectIdentifier(record)] {
           state.incoming.subtract(change.removed)
           state.incoming.formUnion(change.added)
         }
         if transaction.isNew(record) {
-          memory.index[record.keyRoot, default: [:]][record.key] = record
+          memory.insert(record)
           let name = state.model.name
           if created[name] == nil { counts.created.append((name, 0)) }
           created[name, default: 0] += 1
@@ -140,16 +141,16 @@ enum GraphCommit {
           let name = record.state.model.name
           if deleted[name] == nil { counts.deleted.append((name, 0)) }
           deleted[name, default: 0] += 1
-          memory.index[record.keyRoot]?[record.key] = nil
+          memory.remove(record.keyRoot, record.key)
         }
         record.clear()
       }
     }
     // links into records the transaction changed nothing else of
     for (id, change) in transaction.incomingChanges
-    where transaction.drafts[id] == nil && !change.record.isDeleted {
-      change.record.state.incoming.subtract(change.removed)
-      change.record.state.incoming.formUnion(change.added)
+    where transaction.drafts[id] == nil && !change.record.isDeleted && change.record.incomingKnown {
+      change.record.storedState.incoming.subtract(change.removed)
+      change.record.storedState.incoming.formUnion(change.added)
     }
     counts.created = counts.created.map { ($0.0, created[$0.0] ?? 0) }
     counts.deleted = counts.deleted.map { ($0.0, deleted[$0.0] ?? 0) }

@@ -6,7 +6,7 @@ extension GraphContext {
   /// The records of `model` (and its subtypes) the query (borrowed: a
   /// query object; nil or null: all) selects, in its order.
   package func query(_ model: String, _ query: JPtr?) -> Result<[ModelObject], StrataError> {
-    locked(cold: true) { () -> Result<[ModelObject], StrataError> in
+    locked { () -> Result<[ModelObject], StrataError> in
       prepare(model, query).flatMap { read in
         Result { () throws(StrataError) in try objects(read) }
       }
@@ -15,10 +15,10 @@ extension GraphContext {
 
   /// The number of records the query selects (`offset` and `limit` applied).
   package func queryCount(_ model: String, _ query: JPtr?) -> Result<Int, StrataError> {
-    locked(cold: true) { () -> Result<Int, StrataError> in
+    locked { () -> Result<Int, StrataError> in
       prepare(model, query).flatMap { read in
         Result { () throws(StrataError) in
-          if !loaded, let store, let keys = try keysBySQL(read, store) { return keys.count }
+          if !memory.complete, let store, let keys = try keysBySQL(read, store) { return keys.count }
           return try run(read).count
         }
       }
@@ -34,24 +34,9 @@ extension GraphContext {
     }
   }
 
-  /// The objects of the records the query selects: read from the file when
-  /// memory holds no records (a query SQL cannot say reads them in first).
+  /// The objects of the records the query selects.
   private func objects(_ query: GraphQuery) throws(StrataError) -> [ModelObject] {
-    if !loaded, let store {
-      if let keys = try keysBySQL(query, store), try !readingInstead(keys.count, store) {
-        var found: [ModelObject] = []
-        found.reserveCapacity(keys.count)
-        for key in keys {
-          guard let object = try coldRecord(store, query.type, key) else {
-            throw StrataError(code: .io, message: "the graph file changed while it was read")
-          }
-          found.append(object)
-        }
-        return found
-      }
-      try ensureLoaded()
-    }
-    return try run(query).map(\.state.object)
+    try run(query).map(\.state.object)
   }
 
   /// The keys of the records the query selects, in order, by SQL; nil when
@@ -62,6 +47,7 @@ extension GraphContext {
     guard let sql = compiler.compile(query),
       let table = store.layout.table(schema.models[query.type.keyRoot].name)
     else { return nil }
+    memory.startReading()
     var keys: [RecordKey] = []
     try store.connection.withStatement(sql) { (statement) throws(StrataError) in
       try statement.bind(1, cells: compiler.parameters)
@@ -81,14 +67,25 @@ extension GraphContext {
   /// tables when the context has a file in this schema's tables, else over
   /// the records in memory (the same answers: GraphQuery+SQL.swift).
   private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
-    guard let store, let keys = try keysBySQL(query, store) else { return runInMemory(query) }
+    guard let store, let keys = try keysBySQL(query, store) else {
+      if !memory.complete { try readEveryRecord(query.type.keyRoot) }
+      return runInMemory(query)
+    }
     var found: [GraphRecord] = []
     found.reserveCapacity(keys.count)
     for key in keys {
-      guard let record = memory.record(query.type.keyRoot, key) else { return runInMemory(query) }
+      guard let record = memory.record(query.type.keyRoot, key) else {
+        throw StrataError(code: .io, message: "the graph file changed while it was read")
+      }
       found.append(record)
     }
     return found
+  }
+
+  /// Reads every record of key space `root` into the cache (for a query
+  /// that SQL cannot answer: a file in tables of another layout).
+  private func readEveryRecord(_ root: Int) throws(StrataError) {
+    for key in try memory.keys(root) { _ = memory.record(root, key) }
   }
 
   /// The records the query selects, in order, from the records in memory.

@@ -7,7 +7,8 @@ import Glibc
 // calls across files would widen that state to the whole module.
 
 /// A graph context: the uniqued records of a schema's models, in memory,
-/// or in memory and in an SQLite file (Sources/Strata/Graph/Store).
+/// or in an SQLite file (Sources/Strata/Graph/Store) with memory as a
+/// bounded cache of it.
 ///
 /// Every call takes the context's lock, so a context may be shared between
 /// threads; calls run one at a time. An import works on drafts and commits
@@ -17,7 +18,7 @@ package final class GraphContext: @unchecked Sendable {
   package let schema: Schema
   /// The file, or nil for a context in memory only.
   package let path: String?
-  let memory = GraphMemory()
+  let memory: GraphMemory
   var store: GraphStore?
   private var closed = false
   /// True while an import or delete runs (a callback may read, not change).
@@ -27,25 +28,21 @@ package final class GraphContext: @unchecked Sendable {
   /// milliseconds, before it fails with an `io` error (SQLITE_BUSY): long
   /// enough for several processes importing pages at once to take turns.
   static let busyTimeout: Int32 = 30_000
-  /// True when memory holds the file's records. A context opens a file
-  /// without reading its records (`get`, `count` and queries read them from
-  /// the file's tables, `GraphContext+Cold`); the first call that needs the
-  /// whole graph (an import, a delete, following a relationship, `all`,
-  /// `check`) reads them in.
-  var loaded = true
-  /// Records read one by one from the file while `loaded` is false, and
-  /// how many may be before the graph is read in (`readingInstead`).
-  var coldReads = 0
-  var coldBudget: Int? = nil
-  /// The file's `data_version` when memory was last read from it: another
-  /// connection's commit changes it, and memory is then read again.
+  /// How many records the cache of a file holds at most between calls
+  /// before it is dropped (records are read again on demand).
+  private var cacheLimit = 50_000
+  /// The file's `data_version` when the cache was last known to match it:
+  /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
 
   /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
-  /// file at `path` (created when missing), whose records are read in.
+  /// file at `path` (created when missing). Only the file's metadata is read
+  /// (a file of an older format or schema version is converted first, in
+  /// one write transaction); records are read on demand.
   package init(schema: Schema, path: String?) throws(StrataError) {
     self.schema = schema
     self.path = path == ":memory:" ? nil : path
+    memory = GraphMemory(schema: schema)
     mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
@@ -61,8 +58,9 @@ package final class GraphContext: @unchecked Sendable {
         if opened.needsRewrite {
           // converted or migrated now, in one transaction, read while at it
           try GraphLoading.load(opened, into: memory, schema: schema)
+          memory.readOnDemand(from: opened, complete: true)
         } else {
-          loaded = false
+          memory.readOnDemand(from: opened, complete: try opened.holdsNoRecord())
         }
       } catch {
         store?.close()
@@ -79,90 +77,117 @@ package final class GraphContext: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  /// Runs `body` under the lock, refusing a closed context, after reading
-  /// the file again when another connection wrote it (see `refresh`), and
-  /// reading its records in when they are not (unless `cold`: the call
-  /// reads the file's tables itself while memory holds nothing).
-  func locked<R>(cold: Bool = false, _ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+  /// Runs `body` under the lock, refusing a closed context. On a file, the
+  /// cache is dropped first when another connection wrote the file (see
+  /// `refresh`), and the records `body` reads come from one snapshot of the
+  /// file: the first read opens a read transaction, which finds the file
+  /// as the cache knew it, or else `body` runs again inside one on a
+  /// dropped cache. A record that cannot be read fails the call.
+  func locked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
-    if !changing {
+    guard let store, !changing else { return body() }
+    do throws(StrataError) {
+      try refresh(store)
+    } catch {
+      return .failure(error)
+    }
+    var reading = false
+    memory.beforeReading = { [unowned self] in
+      guard !reading, !store.connection.inTransaction else { return }
+      reading = true
       do throws(StrataError) {
-        try refresh()
-        if !cold { try ensureLoaded() }
+        try store.connection.execute("BEGIN")
+        if try store.connection.dataVersion() != seenVersion { memory.stale = true }
       } catch {
-        return .failure(error)
+        memory.failure = memory.failure ?? error
       }
     }
-    return body()
+    var result = body()
+    memory.beforeReading = nil
+    if reading { try? store.connection.commitNow() }
+    if memory.stale && memory.failure == nil {
+      memory.stale = false
+      memory.evict()
+      do throws(StrataError) {
+        result = try store.connection.readTransaction { () throws(StrataError) -> Result<R, StrataError> in
+          try refresh(store)
+          return body()
+        }
+      } catch {
+        result = .failure(error)
+      }
+    }
+    return settled(result, store)
   }
 
-  /// Reads the file's records into memory, once.
-  func ensureLoaded() throws(StrataError) {
-    guard !loaded, let store else { return }
-    let version = try store.connection.dataVersion()
-    do throws(StrataError) {
-      try GraphLoading.load(store, into: memory, schema: schema)
-    } catch {
-      memory.clear()
-      throw error
+  /// The result of a call on a file: the error of a record that could not
+  /// be read, if one could not (the cache is then dropped); the cache
+  /// dropped when it holds more than `cacheLimit` records.
+  private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore) -> Result<R, StrataError> {
+    memory.stale = false
+    if let failure = memory.failure {
+      memory.failure = nil
+      memory.evict()
+      return .failure(failure)
     }
-    seenVersion = version
-    loaded = true
+    if memory.count > cacheLimit && store.readsOnDemand { memory.evict() }
+    return result
   }
 
   /// Runs a change under the lock; a change from inside another (a callback)
   /// is refused. On a file, the change runs inside one write transaction
-  /// that holds the file's write lock from before memory is brought up to
-  /// date until its commit: two contexts, threads or processes writing one
-  /// file take turns, and each builds on what the other committed.
+  /// that holds the file's write lock from before the cache is checked
+  /// against the file until its commit: two contexts, threads or processes
+  /// writing one file take turns, and each builds on what the other
+  /// committed (the records a change touches are read inside it).
   private func changingLocked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
-    locked { () -> Result<R, StrataError> in
-      if changing {
-        return .failure(
-          StrataError(
-            code: .argument, message: "the context is importing: a callback may read it, not change it"))
-      }
-      changing = true
-      defer { changing = false }
-      guard let store, !store.isReadOnly else { return body() }
-      do throws(StrataError) {
-        return .success(
-          try store.connection.writeTransaction { () throws(StrataError) -> R in
-            try refresh()
-            try ensureLoaded()
-            return try body().get()
-          })
-      } catch {
-        return .failure(error)
-      }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    if changing {
+      return .failure(
+        StrataError(
+          code: .argument, message: "the context is importing: a callback may read it, not change it"))
     }
+    changing = true
+    defer { changing = false }
+    guard let store else { return body() }
+    guard !store.isReadOnly else {
+      do throws(StrataError) { try refresh(store) } catch { return .failure(error) }
+      return settled(body(), store)
+    }
+    let result: Result<R, StrataError>
+    do throws(StrataError) {
+      result = .success(
+        try store.connection.writeTransaction { () throws(StrataError) -> R in
+          try refresh(store)
+          if !memory.complete {
+            memory.nextSynthetic = max(memory.nextSynthetic, try store.largestSyntheticKey() + 1)
+          }
+          return try body().get()
+        })
+    } catch {
+      result = .failure(error)
+    }
+    return settled(result, store)
   }
 
-  /// Reads the file again when another connection committed to it since
-  /// memory was read (its `data_version` moved): records keep their
-  /// identity (`GraphMemory.replace`), records gone from the file are
-  /// deleted. A file migrated meanwhile to a newer schema version is an
-  /// `argument` error.
-  private func refresh() throws(StrataError) {
-    guard let store else { return }
+  /// Drops the cache when another connection committed to the file since
+  /// it was last checked (its `data_version` moved): records are read again
+  /// on demand (a file read in whole because it cannot be read record by
+  /// record is read in again). A file migrated meanwhile to a newer schema
+  /// version is an `argument` error.
+  private func refresh(_ store: GraphStore) throws(StrataError) {
     let version = try store.connection.dataVersion()
     if version == seenVersion { return }
     try store.reloadMeta()
-    if !loaded {
-      // memory holds nothing to bring up to date: reads go to the file
-      seenVersion = version
-      return
+    memory.evict()
+    if !store.readsOnDemand {
+      try GraphLoading.load(store, into: memory, schema: schema)
+      memory.complete = true
     }
-    let fresh = GraphMemory()
-    do throws(StrataError) {
-      try GraphLoading.load(store, into: fresh, schema: schema)
-    } catch {
-      fresh.clear()
-      throw error
-    }
-    memory.replace(with: fresh)
     seenVersion = version
   }
 
@@ -176,6 +201,25 @@ package final class GraphContext: @unchecked Sendable {
     memory.clear()
     store?.close()
     store = nil
+  }
+
+  /// Sets how many records the cache of a file may hold between calls
+  /// (0: none are kept after a call); it is dropped when it holds more.
+  package func setCacheLimit(_ records: Int) -> Result<Void, StrataError> {
+    locked { () -> Result<Void, StrataError> in
+      guard records >= 0 else {
+        return .failure(StrataError(code: .argument, message: "the cache limit cannot be negative"))
+      }
+      cacheLimit = records
+      if let store, memory.count > records, store.readsOnDemand { memory.evict() }
+      return .success(())
+    }
+  }
+
+  /// The cache's limit and the number of records it holds now (in memory
+  /// only: every record, and no limit applies).
+  package func cacheInfo() -> Result<(limit: Int, held: Int), StrataError> {
+    locked { () -> Result<(limit: Int, held: Int), StrataError> in .success((cacheLimit, memory.count)) }
   }
 
   /// True once closed.
@@ -342,8 +386,14 @@ package final class GraphContext: @unchecked Sendable {
       if case .failure(let error) = checkScopeValue(value, type, index) { return .failure(error) }
       scope.append((index, value))
     }
-    let candidates = (memory.index[type.keyRoot] ?? [:]).values.sorted { $0.key < $1.key }
-    for record in candidates {
+    let keys: [RecordKey]
+    do throws(StrataError) {
+      keys = try memory.keys(type.keyRoot)
+    } catch {
+      return .failure(error)
+    }
+    for key in keys {
+      guard let record = importer.transaction.lookup(type.keyRoot, key) else { continue }
       let state = record.state
       guard state.model.isSelfOrDescendant(of: type), !contained.contains(ObjectIdentifier(record)),
         !importer.transaction.isDeleted(record)
@@ -401,7 +451,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The record of `model` under `key` (borrowed: the key's canonical value,
   /// a list for a composite key), nil when there is none.
   package func record(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
-    locked(cold: true) { () -> Result<ModelObject?, StrataError> in
+    locked { () -> Result<ModelObject?, StrataError> in
       let type: ModelType
       switch recordType(model) {
       case .failure(let error): return .failure(error)
@@ -410,13 +460,6 @@ package final class GraphContext: @unchecked Sendable {
       switch readKey(key, type) {
       case .failure(let error): return .failure(error)
       case .success(let recordKey):
-        if !loaded, let store {
-          do throws(StrataError) {
-            if try !readingInstead(1, store) { return .success(try coldRecord(store, type, recordKey)) }
-          } catch {
-            return .failure(error)
-          }
-        }
         guard let record = memory.record(type.keyRoot, recordKey),
           record.state.model.isSelfOrDescendant(of: type)
         else { return .success(nil) }
@@ -500,10 +543,19 @@ package final class GraphContext: @unchecked Sendable {
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
-        let records = (memory.index[type.keyRoot] ?? [:]).values.filter {
-          $0.state.model.isSelfOrDescendant(of: type) && (stubs || !$0.state.isStub)
+        var objects: [ModelObject] = []
+        do throws(StrataError) {
+          for key in try memory.keys(type.keyRoot) {
+            guard let record = memory.record(type.keyRoot, key) else { continue }
+            let state = record.state
+            if state.model.isSelfOrDescendant(of: type) && (stubs || !state.isStub) {
+              objects.append(state.object)
+            }
+          }
+        } catch {
+          return .failure(error)
         }
-        return .success(records.sorted { $0.key < $1.key }.map(\.state.object))
+        return .success(objects)
       }
     }
   }
@@ -511,11 +563,11 @@ package final class GraphContext: @unchecked Sendable {
   /// The number of records of `model` (and its subtypes); with `stubs`
   /// false, records known by their key only are not counted.
   package func count(_ model: String, stubs: Bool = true) -> Result<Int, StrataError> {
-    locked(cold: true) { () -> Result<Int, StrataError> in
+    locked { () -> Result<Int, StrataError> in
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
-        if !loaded, let store {
+        if !memory.complete, let store {
           return Result { () throws(StrataError) in try coldCount(store, type, stubs: stubs) }
         }
         let records = memory.index[type.keyRoot] ?? [:]
@@ -537,23 +589,30 @@ package final class GraphContext: @unchecked Sendable {
         StrataError(
           code: .argument, message: "the '\(object.type.name)' model is not a record of a graph context"))
     }
-    if object.graphRecord == nil, object.recordSource == ObjectIdentifier(self) {
-      // read from the file before memory held the graph: followed by its key
-      if let record = memory.record(object.type.keyRoot, key) { return .success(record) }
+    let deleted = StrataError(
+      code: .argument,
+      message:
+        "the '\(object.type.name)' record \(key) was deleted: its handle keeps the values it had, and its relationships can no longer be followed"
+    )
+    if let record = object.graphRecord as? GraphRecord, !record.isEvicted {
+      guard !record.isDeleted else { return .failure(deleted) }
+      guard memory.record(record.keyRoot, record.key) === record else {
+        return .failure(
+          StrataError(
+            code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
+      }
+      return .success(record)
     }
-    guard let record = object.graphRecord as? GraphRecord, !record.isDeleted else {
-      return .failure(
-        StrataError(
-          code: .argument,
-          message:
-            "the '\(object.type.name)' record \(key) was deleted: its handle keeps the values it had, and its relationships can no longer be followed"
-        ))
+    guard object.recordSource == memory.owner else {
+      if object.recordSource != nil {
+        return .failure(
+          StrataError(
+            code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
+      }
+      return .failure(deleted)
     }
-    guard memory.record(record.keyRoot, record.key) === record else {
-      return .failure(
-        StrataError(
-          code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
-    }
+    // the record left the cache: found again by its key
+    guard let record = memory.record(object.type.keyRoot, key) else { return .failure(deleted) }
     return .success(record)
   }
 

@@ -4,7 +4,7 @@ import CJansson
 /// older schema version first), and links them.
 enum GraphLoading {
   /// What a stored relationship holds, read while its body is alive.
-  private enum StoredLink {
+  enum StoredLink {
     case none, null, one(RecordKey?), many([RecordKey?])
   }
 
@@ -34,7 +34,8 @@ enum GraphLoading {
     defer { for body in rewritten { JValue.release(body) } }
     let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
     try link(pending, in: memory, schema: schema)
-    let changes = materialize(pending, schema: schema, rewriting: rewriting, rewritten: &rewritten)
+    let changes = materialize(
+      pending, schema: schema, owner: memory.owner, rewriting: rewriting, rewritten: &rewritten)
     if rewriting { try store.rewrite(changes) }
   }
 
@@ -70,7 +71,7 @@ enum GraphLoading {
         let (record, held) = try readRecord(
           stored, root: rootName, rootType, store: store, schema: schema, migrating: migrating,
           collector: collector)
-        memory.index[rootType.index, default: [:]][record.key] = record
+        memory.insert(record)
         pending.append((record, held))
         if case .synthetic(let id) = record.key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
       }
@@ -156,7 +157,7 @@ enum GraphLoading {
 
   /// Takes the relationships out of a mapped record: what each one stores
   /// (its target keys, from `collector`), its slot left absent until linking.
-  private static func setLinksAside(
+  static func setLinksAside(
     _ object: ModelObject, _ type: ModelType, collector: RelationCollector
   ) -> [StoredLink] {
     var held = [StoredLink](repeating: .none, count: type.properties.count)
@@ -202,13 +203,13 @@ enum GraphLoading {
         case .one(let key):
           let found = try target(key)
           record.state.links[index] = .one(found)
-          found.state.incoming.insert(Incoming(record: record, property: index))
+          found.storedState.incoming.insert(Incoming(record: record, property: index))
         case .many(let elements):
           var list = RecordList()
           for element in elements {
             let found = try target(element)
             list.append(found)
-            found.state.incoming.insert(Incoming(record: record, property: index))
+            found.storedState.incoming.insert(Incoming(record: record, property: index))
           }
           record.state.links[index] = .many(list)
         case .none: continue
@@ -221,13 +222,15 @@ enum GraphLoading {
   /// (kept in `rewritten` for the caller to release): the changes that
   /// rewrite the file in this schema's tables, at its version.
   private static func materialize(
-    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, rewriting: Bool, rewritten: inout [JPtr]
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, rewriting: Bool,
+    rewritten: inout [JPtr]
   ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
       object.graphRecord = record
       object.recordIsStub = record.state.isStub
+      object.recordSource = owner
       record.state.object = object
       if rewriting, let body = GraphCommit.body(record.state) {
         rewritten.append(body)

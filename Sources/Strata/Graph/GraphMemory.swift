@@ -1,57 +1,251 @@
-/// The committed records of a graph context, by key space and key.
+import CJansson
+
+/// The records of a graph context in memory, by key space and key.
+///
+/// In memory only, it holds every record. On a file it is a cache: a record
+/// is read from the file's tables when first asked for (`record`), the
+/// records it links to are faults until used (`GraphRecord.isFault`), and
+/// the links into a record are read when a change needs them
+/// (`ensureIncoming`). The context drops the cache (`evict`) when another
+/// connection wrote the file and when it holds more than its limit.
 final class GraphMemory {
   /// keyRoot model index -> key -> record.
   var index: [Int: [RecordKey: GraphRecord]] = [:]
   /// The next synthetic key (records given no key).
   var nextSynthetic: Int64 = 1
+  /// The file records are read from, or nil: memory holds every record.
+  private(set) var store: GraphStore?
+  private let schema: Schema
+  /// The identity the committed objects of these records carry
+  /// (`ModelObject.recordSource`): a handle whose record left the cache is
+  /// found again by its key.
+  var owner: ObjectIdentifier { ObjectIdentifier(self) }
+  /// True when memory holds every record of the file (a new file, or one
+  /// read in whole): a key memory does not hold is then not in the file.
+  var complete = true
+  /// The first error met while reading a record on demand: the call that
+  /// met it fails with it (and the cache is dropped).
+  var failure: StrataError?
+  /// Set when a read of the file found it newer than the cache: the call
+  /// that met it runs again on a dropped cache.
+  var stale = false
+  /// Called before the first read of the file in a call (the context opens
+  /// a read transaction there, so that every record a call reads comes
+  /// from one snapshot).
+  var beforeReading: (() -> Void)?
+  /// Tells that the call is about to read the file (`beforeReading`).
+  func startReading() { beforeReading?() }
 
-  /// The committed record of key space `root` under `key`.
-  func record(_ root: Int, _ key: RecordKey) -> GraphRecord? { index[root]?[key] }
+  /// The number of records held.
+  private(set) var count = 0
+  /// The state a fault holds until it is read (a stub of the key space's
+  /// model with nothing set), per key space; copies share its storage.
+  private var placeholders: [Int: RecordState] = [:]
 
-  /// Every committed record, in no particular order.
-  var records: [GraphRecord] { index.values.flatMap { $0.values } }
+  init(schema: Schema) {
+    self.schema = schema
+  }
 
-  /// Takes the records of `fresh`, the file read again after another
-  /// connection wrote it. A record this memory holds under a key the file
-  /// still has stays the same object (handles of it follow it on) and takes
-  /// the fresh state; one the file no longer has is deleted; every link and
-  /// incoming entry points to the records kept.
-  func replace(with fresh: GraphMemory) {
-    var kept: [ObjectIdentifier: GraphRecord] = [:]
-    var merged: [Int: [RecordKey: GraphRecord]] = [:]
-    for (root, records) in fresh.index {
-      for (key, record) in records {
-        let same = index[root]?[key] ?? record
-        kept[ObjectIdentifier(record)] = same
-        merged[root, default: [:]][key] = same
+  /// Reads records from `store` on demand from now on; `complete` when
+  /// memory holds every record of the file (read in whole, or none there).
+  func readOnDemand(from store: GraphStore, complete: Bool) {
+    self.store = store
+    self.complete = complete
+  }
+
+  /// The committed record of key space `root` under `key`; on a file, read
+  /// from it when memory does not hold it.
+  func record(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+    if let held = index[root]?[key] { return held }
+    guard !complete, store != nil else { return nil }
+    guard let made = fault(root, key) else { return nil }
+    fill(made, linked: false)
+    return made.isEvicted ? nil : made
+  }
+
+  /// Adds `record` (committed) under its key.
+  func insert(_ record: GraphRecord) {
+    if index[record.keyRoot, default: [:]].updateValue(record, forKey: record.key) == nil { count += 1 }
+  }
+
+  /// Removes the record of key space `root` under `key`.
+  func remove(_ root: Int, _ key: RecordKey) {
+    if index[root]?.removeValue(forKey: key) != nil { count -= 1 }
+  }
+
+  /// The record of key space `root` under `key` that memory holds, or a
+  /// fault of it (read from the file when first used).
+  func fault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+    if let held = index[root]?[key] { return held }
+    let placeholder: RecordState
+    if let shared = placeholders[root] {
+      placeholder = shared
+    } else {
+      let model = schema.models[root]
+      let slots = ContiguousArray<Slot>(repeating: .absent, count: model.properties.count)
+      placeholder = RecordState(
+        model: model, object: ModelObject(schema: schema, type: model, slots: slots, unknown: nil),
+        isStub: true)
+      placeholders[root] = placeholder
+    }
+    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder) else {
+      failure = failure ?? StrataError(code: .oom, message: "out of memory")
+      return nil
+    }
+    made.isFault = true
+    made.source = self
+    made.incomingKnown = false
+    insert(made)
+    return made
+  }
+
+  /// Reads a fault's state from the file. A record the file does not hold
+  /// leaves memory (evicted: `record` answers nil); a record that cannot be
+  /// read, or that another record links to (`linked`) and the file does
+  /// not hold, sets `failure`.
+  func fill(_ record: GraphRecord, linked: Bool = true) {
+    guard record.isFault else { return }
+    record.isFault = false
+    guard let store else { return }
+    beforeReading?()
+    do throws(StrataError) {
+      guard let state = try read(record, store) else {
+        remove(record.keyRoot, record.key)
+        record.isEvicted = true
+        if linked {
+          failure =
+            failure
+            ?? StrataError(
+              code: .io,
+              message:
+                "the graph file is damaged: a record refers to the '\(schema.models[record.keyRoot].name)' record \(record.key), which is not in the file"
+            )
+        }
+        return
+      }
+      record.storedState = state
+    } catch {
+      failure = failure ?? error
+      remove(record.keyRoot, record.key)
+      record.isEvicted = true
+    }
+  }
+
+  /// The state of `record` as the file holds it, or nil when the file has no such record.
+  private func read(_ record: GraphRecord, _ store: GraphStore) throws(StrataError) -> RecordState? {
+    let root = schema.models[record.keyRoot]
+    guard let body = try store.get(model: root.name, key: record.keyJSON) else { return nil }
+    defer { JValue.release(body) }
+    guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
+      let values = json_object_get(body, "values"), JValue.isObject(values),
+      case .success(let model) = schema.modelType(JValue.string(modelValue)), model.keyRoot == root.index
+    else {
+      throw StrataError(
+        code: .io, message: "the graph file is damaged: the '\(root.name)' record \(record.key) has no model")
+    }
+    let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+    let collector = RelationCollector()
+    let (mapped, errors) = GraphLoading.mapStored(
+      values, model, isStub: isStub, at: [.name(root.name), .name(record.key.description)], schema: schema,
+      collector: collector)
+    guard let object = mapped, errors.isEmpty else {
+      collector.drop(to: 0)
+      throw StrataError(
+        errors.map { detail in
+          var located = detail
+          located.code = .io
+          located.message = "the stored record does not fit the schema: \(detail.message)"
+          return located
+        })
+    }
+    var state = RecordState(model: model, object: object, isStub: isStub)
+    let held = GraphLoading.setLinksAside(object, model, collector: collector)
+    for index in model.relations where index < held.count {
+      guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+        continue
+      }
+      let targetRoot = schema.models[relation.target].keyRoot
+      func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
+        guard let key else {
+          throw StrataError(
+            code: .io,
+            message:
+              "the graph file is damaged: the '\(model.name)' record \(record.key) holds through '\(model.properties[index].name)' a value that is not a key"
+          )
+        }
+        guard let made = fault(targetRoot, key) else {
+          throw StrataError(code: .oom, message: "out of memory")
+        }
+        return made
+      }
+      switch held[index] {
+      case .null: state.links[index] = .null
+      case .one(let key): state.links[index] = .one(try target(key))
+      case .many(let keys):
+        var list = RecordList()
+        for key in keys { list.append(try target(key)) }
+        state.links[index] = .many(list)
+      case .none: continue
       }
     }
-    for old in records where merged[old.keyRoot]?[old.key] !== old { old.clear() }
-    func canonical(_ record: GraphRecord) -> GraphRecord { kept[ObjectIdentifier(record)] ?? record }
-    for record in fresh.records {
-      let same = canonical(record)
-      var state = record.state
-      for position in state.links.indices {
-        switch state.links[position] {
-        case .one(let target): state.links[position] = .one(canonical(target))
-        case .many(let list): state.links[position] = .many(RecordList(list.items.lazy.map(canonical)))
-        case .absent, .null: break
+    let committed = GraphOutput.materializeInPlace(state)
+    committed.graphRecord = record
+    committed.recordIsStub = isStub
+    committed.recordSource = owner
+    state.object = committed
+    return state
+  }
+
+  /// Reads the links into `record` from the file, when they are not known
+  /// yet: the records whose foreign-key columns or link rows hold its key.
+  func ensureIncoming(_ record: GraphRecord) {
+    guard !record.incomingKnown else { return }
+    fill(record)  // a fault's state, read now, would replace what is set here
+    record.incomingKnown = true
+    guard let store else { return }
+    beforeReading?()
+    let target = schema.models[record.keyRoot].name
+    var incoming = Set<Incoming>()
+    do throws(StrataError) {
+      for referrer in store.referrers(to: target, schema: schema) {
+        guard case .success(let ownerType) = schema.modelType(referrer.table.name) else { continue }
+        for key in try store.owners(referrer, target: target, key: record.key) {
+          guard let owner = self.record(ownerType.keyRoot, key) else { continue }
+          guard let property = owner.state.model.propertyIndex[referrer.property] else { continue }
+          incoming.insert(Incoming(record: owner, property: property))
         }
       }
-      state.incoming = Set(
-        state.incoming.lazy.map { Incoming(record: canonical($0.record), property: $0.property) })
-      state.object.graphRecord = same
-      if same !== record { record.clear() }
-      same.state = state
-      same.isDeleted = false
+    } catch {
+      failure = failure ?? error
+      return
     }
-    index = merged
-    nextSynthetic = fresh.nextSynthetic
+    record.storedState.incoming = incoming
+  }
+
+  /// Every record, in no particular order.
+  var records: [GraphRecord] { index.values.flatMap { $0.values } }
+
+  /// The keys of every record of key space `root`, in key order.
+  func keys(_ root: Int) throws(StrataError) -> [RecordKey] {
+    if complete || store == nil { return (index[root] ?? [:]).keys.sorted() }
+    guard let store else { return [] }
+    beforeReading?()
+    return try store.keys(model: schema.models[root].name)
+  }
+
+  /// Drops every record from the cache (on a file: they are read again on
+  /// demand). Handles of them find their records again by key.
+  func evict() {
+    for record in records { record.evict() }
+    index = [:]
+    count = 0
+    if store != nil { complete = false }
   }
 
   /// Drops every record, breaking the reference cycles between them.
   func clear() {
     for record in records { record.clear() }
     index = [:]
+    count = 0
   }
 }

@@ -11,17 +11,41 @@ package final class GraphRecord: RecordIdentity {
   /// The model whose key space the record lives in (`ModelType.keyRoot`).
   let keyRoot: Int
   /// The committed state (for a record made by an import that has not
-  /// committed yet, its first state).
-  var state: RecordState
+  /// committed yet, its first state). A fault (a record of a file known by
+  /// its key, not read yet) is read from the file on first use
+  /// (`GraphMemory.fill`).
+  var state: RecordState {
+    _read {
+      if isFault { source?.fill(self) }
+      yield storedState
+    }
+    _modify {
+      if isFault { source?.fill(self) }
+      yield &storedState
+    }
+  }
+  /// The state, or a fault's placeholder.
+  var storedState: RecordState
+  /// True while the record is a fault: its state is read on first use.
+  var isFault = false
+  /// Where a fault is read from.
+  weak var source: GraphMemory?
+  /// False when the links into the record (`state.incoming`) are not read
+  /// yet: a record read from a file learns them on demand
+  /// (`GraphMemory.ensureIncoming`), by its key, from the other tables.
+  var incomingKnown = true
   /// True once the record is deleted (or its context closed).
   var isDeleted = false
+  /// True once the record left the context's cache (`GraphMemory.evict`):
+  /// a handle of it finds the record again by its key.
+  var isEvicted = false
 
   init?(key: RecordKey, keyRoot: Int, state: RecordState) {
     guard let json = key.makeJSON() else { return nil }
     self.key = key
     self.keyJSON = json
     self.keyRoot = keyRoot
-    self.state = state
+    self.storedState = state
   }
 
   deinit { JValue.release(keyJSON) }
@@ -37,9 +61,19 @@ package final class GraphRecord: RecordIdentity {
 
   /// Drops every link (breaking reference cycles between records).
   func clear() {
-    state.links = []
-    state.incoming = []
+    storedState.links = []
+    storedState.incoming = []
+    isFault = false
     isDeleted = true
+  }
+
+  /// Leaves the cache: drops every link (breaking reference cycles between
+  /// records); the committed object stays for the handles that hold it.
+  func evict() {
+    storedState.links = []
+    storedState.incoming = []
+    isFault = false
+    isEvicted = true
   }
 }
 

@@ -79,6 +79,7 @@ struct GraphTransaction {
 
   /// The links into `record` as this transaction sees them.
   func incoming(_ record: GraphRecord) -> Set<Incoming> {
+    memory.ensureIncoming(record)
     guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.state.incoming }
     return record.state.incoming.subtracting(change.removed).union(change.added)
   }

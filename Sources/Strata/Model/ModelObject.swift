@@ -28,17 +28,10 @@ package final class ModelObject: @unchecked Sendable {
   /// True when this is the committed state of a stub record (known by its
   /// key only, not yet filled by an object).
   package internal(set) var recordIsStub = false
-  /// For a record read from a graph file's tables before its context held
-  /// the graph in memory: that context (which follows the handle by key).
+  /// For the committed object of a record of a graph file: the cache it
+  /// came from (`GraphMemory`), which finds the record again by its key
+  /// once it left the cache.
   var recordSource: ObjectIdentifier?
-
-  /// Marks this object as the record of `key` read from a graph file by
-  /// the context `source` (no `graphRecord`: the context finds it by key).
-  func markRead(key: RecordKey, stub: Bool, source: ObjectIdentifier) {
-    recordKey = key
-    recordIsStub = stub
-    recordSource = source
-  }
 
   init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
   {

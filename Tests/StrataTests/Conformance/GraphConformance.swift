@@ -40,16 +40,33 @@ private func counts(_ json: JSON) -> [String: Int] {
   return out
 }
 
-/// Runs a `graph` case: its steps in order on one context. True when the case was one.
+/// Runs a `graph` case: its steps in order on one context; a case on a file
+/// twice, the second time with contexts that keep no record in their cache
+/// between calls. True when the case was one.
 func runGraphCase(_ testCase: ConformanceCase) -> Bool {
+  guard case .array? = testCase.body["graph"] else { return false }
+  runGraphSteps(testCase, cache: nil)
+  if testCase.body["file"] == .bool(true) { runGraphSteps(testCase, cache: 0) }
+  return true
+}
+
+/// Opens a context for a case, with the cache limit given (nil: the default).
+private func openGraph(_ schema: Schema, _ path: String?, cache: Int?) throws(StrataError) -> Context {
+  let context = try Context(schema: schema, path: path)
+  if let cache { try context.setCacheLimit(cache) }
+  return context
+}
+
+/// Runs a `graph` case's steps in order on one context.
+private func runGraphSteps(_ testCase: ConformanceCase, cache: Int?) {
   let body = testCase.body
-  guard case .array(let steps)? = body["graph"] else { return false }
+  guard case .array(let steps)? = body["graph"] else { return }
   let schema: Schema
   do {
     schema = try Schema(testCase.schema, keyInjectors: graphInjectors(body["keyInjectors"]))
   } catch {
     Issue.record("schema failed to load: \(error)")
-    return true
+    return
   }
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
     "strata-graph-\(UUID().uuidString)")
@@ -58,16 +75,16 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
   let path: String? = body["file"] == .bool(true) ? directory.appendingPathComponent("graph.db").path : nil
   var context: Context
   do {
-    context = try Context(schema: schema, path: path)
+    context = try openGraph(schema, path, cache: cache)
   } catch {
     Issue.record("the context did not open: \(error)")
-    return true
+    return
   }
   // a second context on the same file, opened when a step first names it
   var other: Context? = nil
   defer { other?.close() }
   for (position, step) in steps.enumerated() {
-    let label = "step \(position)"
+    let label = cache == nil ? "step \(position)" : "step \(position) (caching nothing)"
     // The graph's invariants hold after every step, failed or not.
     defer {
       do { try context.check() } catch { Issue.record("\(label): graph invariants broken: \(error)") }
@@ -78,11 +95,11 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
         other = nil
       }
       if step["other"] == .bool(true) {
-        if other == nil { other = try Context(schema: schema, path: path) }
+        if other == nil { other = try openGraph(schema, path, cache: cache) }
         guard var second = other else { continue }
-        try runGraphStep(step, &second, schema: schema, path: path, label: label)
+        try runGraphStep(step, &second, schema: schema, path: path, cache: cache, label: label)
       } else {
-        try runGraphStep(step, &context, schema: schema, path: path, label: label)
+        try runGraphStep(step, &context, schema: schema, path: path, cache: cache, label: label)
       }
     } catch {
       if let expected = step["errors"] {
@@ -95,11 +112,10 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
     if let expected = step["errors"] { Issue.record("\(label) succeeded, expected errors \(expected)") }
   }
   context.close()
-  return true
 }
 
 private func runGraphStep(
-  _ step: JSON, _ context: inout Context, schema: Schema, path: String?, label: String
+  _ step: JSON, _ context: inout Context, schema: Schema, path: String?, cache: Int?, label: String
 ) throws(StrataError) {
   if case .string(let model)? = step["import"] {
     var root: String? = nil
@@ -219,7 +235,7 @@ private func runGraphStep(
     #expect(sameJSON(.array(rows), step["rows"] ?? .null), "\(label): \(sql) gave \(JSON.array(rows))")
   } else if step["reopen"] == .bool(true) {
     context.close()
-    context = try Context(schema: schema, path: path)
+    context = try openGraph(schema, path, cache: cache)
   } else if case .object(let models)? = step["expect"] {
     for (model, expected) in models {
       let actual = JSON.array(try context.all(model).map(\.model.dictionary))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from ctypes import byref, c_size_t
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._errors import MappingError, StrataError
 from ._handles import JSONInput, adopt_array, adopt_response, encode, json_handle, last_errors, model_name, take_json
@@ -406,6 +406,37 @@ class Context:
         error = strata_error_t()
         if lib.strata_context_delete(self._live(), record._handle, byref(error)) != 0:
             raise MappingError(last_errors(error), f"cannot delete {record!r}")
+
+    @property
+    def cache_limit(self) -> int:
+        """How many records the cache of a file context may hold between
+        calls (docs/graph.md, "The cache"); after a call that leaves more,
+        the cache is dropped and records are read again when asked for.
+        Settable; 0 keeps none."""
+        return self._cache_info()[0]
+
+    @cache_limit.setter
+    def cache_limit(self, records: int) -> None:
+        if isinstance(records, bool) or not isinstance(records, int):
+            raise TypeError(f"strata: cache_limit is an int, not {type(records).__name__}")
+        if records < 0:
+            raise ValueError("strata: cache_limit cannot be negative")
+        error = strata_error_t()
+        if lib.strata_context_set_cache_limit(self._live(), records, byref(error)) != 0:
+            raise StrataError(last_errors(error), "cannot set the cache limit")
+
+    @property
+    def cached(self) -> int:
+        """The number of records the context holds in memory now."""
+        return self._cache_info()[1]
+
+    def _cache_info(self) -> Tuple[int, int]:
+        limit = c_size_t()
+        held = c_size_t()
+        error = strata_error_t()
+        if lib.strata_context_cache_info(self._live(), byref(limit), byref(held), byref(error)) != 0:
+            raise StrataError(last_errors(error), "cannot read the cache")
+        return int(limit.value), int(held.value)
 
     def check(self) -> None:
         """Checks the graph's invariants (docs/graph.md, "Checking a graph"):

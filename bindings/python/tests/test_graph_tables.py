@@ -231,7 +231,7 @@ def test_a_list_that_grows_or_changes_is_written_as_it_is(tmp_path: Path) -> Non
     db.close()
 
 
-def test_opening_a_file_reads_no_record_until_the_whole_graph_is_needed(tmp_path: Path) -> None:
+def test_opening_a_file_reads_no_record_and_each_record_is_read_when_asked_for(tmp_path: Path) -> None:
     path = str(tmp_path / "blog.db")
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
     with schema.context(path) as ctx:
@@ -242,18 +242,27 @@ def test_opening_a_file_reads_no_record_until_the_whole_graph_is_needed(tmp_path
     db.commit()
     db.close()
     with schema.context(path) as ctx:
-        # get, count and queries read the tables: the damaged record is not read
+        assert ctx.cached == 0
+        # get, count, queries and relationships read what they need: the damaged link is not followed
         ann = ctx.get("User", 7)
         assert ann is not None and ann["login"] == "ann" and ann.key == 7
         assert ctx.get("Post", 1)["title"] == "Hello"
         assert ctx.count("Post") == 3 and ctx.count("Tag", stubs=False) == 0
         assert [p.key for p in ctx.query("Post", {"author.login": "ann"}, order_by=["-title"])] == [1, 2]
-        assert ctx.get("Post", 3).to_dict(nested=False)["author"] == 99  # as the file holds it
+        assert [p.key for p in ann["posts"]] == [1, 2]
+        damaged = ctx.get("Post", 3)
+        assert damaged.to_dict(nested=False)["author"] == 99  # as the file holds it
         assert ctx.get("User", 12345) is None
-        # following a relationship needs the graph: reading it in finds the damage
+        assert 0 < ctx.cached < 10
+        # following the damaged link finds the damage, and names the record it misses
         with pytest.raises(strata.StrataError) as raised:
-            ann["posts"]
-        assert "refers through 'author' to a record that is not in the file" in str(raised.value)
+            damaged["author"]
+        assert "the 'User' record 99, which is not in the file" in str(raised.value)
+        assert raised.value.errors[0]["code"] == "io"
+        # the call failed whole; the context goes on
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == [1, 2]
+        with pytest.raises(strata.StrataError, match="not in the file"):
+            ctx.check()
 
 
 def test_a_record_read_from_the_file_follows_its_relationships_by_key(tmp_path: Path) -> None:
@@ -272,17 +281,41 @@ def test_a_record_read_from_the_file_follows_its_relationships_by_key(tmp_path: 
         reader.check()
 
 
-def test_a_context_that_reads_many_records_one_by_one_reads_the_graph_in(tmp_path: Path) -> None:
+def test_the_cache_holds_at_most_its_limit_between_calls(tmp_path: Path) -> None:
     path = str(tmp_path / "blog.db")
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    posts = [{"id": i, "title": f"post {i}", "author": {"id": i % 7, "login": f"u{i % 7}"},
+              "tags": [f"t{i % 5}", f"t{(i + 1) % 5}"]} for i in range(300)]
     with schema.context(path) as ctx:
-        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
-    db = sqlite3.connect(path)
-    db.execute("UPDATE Post SET author = 99 WHERE id = 3")  # found only when the whole graph is read
-    db.commit()
-    db.close()
-    with schema.context(path) as ctx:
-        for _ in range(1000):  # a quarter of the records, at least 1,000, one by one: from the tables
-            assert ctx.get("Post", 1) is not None
-        with pytest.raises(strata.StrataError, match="not in the file"):
-            ctx.get("Post", 1)  # then the graph is read in
+        assert ctx.cache_limit == 50_000
+        ctx.import_("Post", {"data": {"posts": posts}})
+        assert ctx.cached > 300  # a new file: every record it made
+    with schema.context(path) as ctx, schema.context(path) as writer:
+        ctx.cache_limit = 40
+        held: List[int] = []
+        for i in range(300):
+            post = ctx.get("Post", i)
+            assert post is not None and post["author"]["login"] == f"u{i % 7}"
+            assert [t.key for t in post["tags"]] == [f"t{i % 5}", f"t{(i + 1) % 5}"]
+            held.append(ctx.cached)
+        assert max(held) <= 40 and min(held) > 0
+        first = ctx.get("Post", 0)
+        ctx.cache_limit = 0  # nothing kept between calls: handles find their records by key
+        assert ctx.cached == 0
+        assert first["author"].key == 0 and len(first["author"]["posts"]) == len(range(0, 300, 7))
+        writer.import_("Post", {"data": {"posts": [{"id": 0, "title": "moved", "author": {"id": 1, "login": "u1"}}]}})
+        assert first["author"].key == 1  # as the file holds it now
+        assert ctx.cached == 0
+        ctx.import_("Post", {"data": {"posts": [{"id": 1000, "title": "new", "author": 3, "tags": ["t9"]}]}})
+        ctx.delete(ctx.get("User", 6))  # its posts let go of it: found through the file's index on author
+        assert all(p["author"] is None for p in ctx.query("Post", {"id": {"in": list(range(6, 300, 7))}}))
+        ctx.check()
+        writer.check()
+    with pytest.raises(ValueError):
+        schema.context(path).cache_limit = -1
+    with schema.context() as memory:
+        memory.import_("Post", {"data": {"posts": posts[:10]}})
+        memory.cache_limit = 0  # in memory: every record stays
+        assert memory.cached == memory.count("Post") + memory.count("User") + memory.count("Tag")
+
+
