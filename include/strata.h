@@ -1025,10 +1025,12 @@ int strata_context_delete(strata_context_t *context, strata_model_t *record, str
 
 /**
  * Sets how many records the cache of a context on a file may hold between
- * calls (docs/graph.md, "The cache"): after a call that leaves more, the
- * cache is dropped and records are read from the file again when asked for.
- * 0 keeps none after each call. The default is 50,000. A context in memory
- * holds every record whatever the limit.
+ * calls (docs/graph.md, "The cache"): after a call that leaves more (the
+ * records read or written, and a quarter for each record they link to that
+ * is known by its key only), the records that call did not use are dropped
+ * and read from the file again when asked for. 0 drops every record after
+ * each call. The default is 50,000. A context in memory holds every record
+ * whatever the limit.
  *
  * `records` is a `size_t` passed as is (values above PTRDIFF_MAX are an
  * "argument" error). Returns 0, or -1 with `error` filled.
@@ -1036,8 +1038,8 @@ int strata_context_delete(strata_context_t *context, strata_model_t *record, str
 int strata_context_set_cache_limit(strata_context_t *context, size_t records, strata_error_t *error);
 
 /**
- * The cache's limit (`*limit`) and the number of records it holds now
- * (`*held`); either pointer may be NULL. Returns 0, or -1 with `error`
+ * The cache's limit (`*limit`) and the number of records read or written it
+ * holds now (`*held`); either pointer may be NULL. Returns 0, or -1 with `error`
  * filled (a NULL or closed context).
  */
 int strata_context_cache_info(strata_context_t *context, size_t *limit, size_t *held, strata_error_t *error);

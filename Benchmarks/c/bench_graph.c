@@ -459,7 +459,7 @@ int main(int argc, char **argv) {
         json_decref(some_issues);
         json_decref(some_users);
     }
-    /* the first call that needs the whole graph reads every record in */
+    /* every user and issue read (strata_context_all), then held in the context's cache */
     for (r = 0; r <= reps; r++) {
         strata_error_t err;
         size_t count = 0;
@@ -468,6 +468,10 @@ int main(int argc, char **argv) {
         context = open_context(path);
         start = now();
         all = strata_context_all(context, "GHUser", &count, &err);
+        if (all == NULL)
+            fail("all", &err);
+        release_all(all, count);
+        all = strata_context_all(context, model, &count, &err);
         if (all == NULL)
             fail("all", &err);
         if (r > 0)
@@ -509,7 +513,7 @@ int main(int argc, char **argv) {
     time_row("second import, same file context (updates)", re_file, ratio, "<= 1.0x first import",
              r_re_file <= 1.0);
     time_row("open the file again (reads its metadata only)", reopen, "", "", 0);
-    time_row("then read the whole graph in (the first all())", read_in, "", "", 0);
+    time_row("then read every user and issue (all(), cached)", read_in, "", "", 0);
     printf("\n%-54s %10s %10s %8s  %s\n", "lookups (strata_context_get + decref)", "best /s", "median /s", "",
            "target");
     rule();
@@ -519,9 +523,9 @@ int main(int argc, char **argv) {
              get_issue_file.best >= 2e5);
     rate_row("reopened file, from its tables, a tenth of the users", get_user_file, ">= 200,000/s",
              get_user_file.best >= 2e5);
-    rate_row("reopened file, graph read in, every issue key", get_issue_warm, ">= 1,000,000/s",
+    rate_row("reopened file, cached by all(), every issue key", get_issue_warm, ">= 1,000,000/s",
              get_issue_warm.best >= 1e6);
-    rate_row("reopened file, graph read in, every user key", get_user_warm, ">= 1,000,000/s",
+    rate_row("reopened file, cached by all(), every user key", get_user_warm, ">= 1,000,000/s",
              get_user_warm.best >= 1e6);
     printf("\n%-54s %10s %10s %8s  %s\n", "memory (resident set, each in a fresh process)", "grew MB",
            "peak MB", "ratio", "target");

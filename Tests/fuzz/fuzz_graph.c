@@ -13,7 +13,8 @@
  * the fixed schema below. Byte 0 bit 0 puts the context in an SQLite file (then the reopen
  * step closes and opens it; the file is per process, in /dev/shm when it is
  * there, else /tmp, or STRATA_FUZZ_TMPDIR, and removed after each input);
- * byte 0 bit 2 makes that file context keep no record in memory between calls;
+ * byte 0 bit 2 makes that file context keep no record in memory between calls,
+ * bit 3 keeps only what the last call used (a cache limit of 3);
  * the rest is a list of steps, each an opcode byte and the bytes its input
  * is built from. Every other import goes as text (strata_context_importb:
  * the byte parser, an array element by element), the others as a json_t.
@@ -279,15 +280,19 @@ static void remove_files(void) {
     }
 }
 
-/* Byte 1 bit 2: a file context keeps no record in its cache between calls
+/* Byte 0 bit 2: a file context keeps no record in its cache between calls
    (strata_context_set_cache_limit 0), so every call reads what it needs from
-   the file: records, the faults they link to, the links into them. */
+   the file: records, the faults they link to, the links into them. Bit 3
+   (without bit 2): a limit of 3, so the cache is trimmed after most calls to
+   the records the call used (the others become faults again or leave). */
 static int cache_none;
+static int cache_small;
 
 /* Opens a context on `file_path` (NULL: in memory), its cache as the input says. */
 static strata_context_t *open_graph(strata_schema_t *loaded, const char *file_path, strata_error_t *err) {
     strata_context_t *made = strata_context_open(loaded, file_path, err);
-    if (made != NULL && file_path != NULL && cache_none && strata_context_set_cache_limit(made, 0, err) != 0)
+    if (made != NULL && file_path != NULL && (cache_none || cache_small) &&
+        strata_context_set_cache_limit(made, cache_none ? 0 : 3, err) != 0)
         broken("the cache limit cannot be set", NULL);
     return made;
 }
@@ -317,6 +322,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* byte 0 bit 1: a schema generated from the input (fuzz_graph_generated.h) */
     if (size > 0 && (data[0] & 2)) {
         cache_none = (data[0] >> 2) & 1;
+        cache_small = (data[0] >> 3) & 1;
         file = (int)(next(&in) & 1);
         gen_run(&in, file);
         return 0;
@@ -330,6 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     }
     cache_none = size > 0 && ((data[0] >> 2) & 1);
+    cache_small = size > 0 && ((data[0] >> 3) & 1);
     file = (int)(next(&in) & 1);
     trace(file ? (cache_none ? "open a context on an SQLite file, caching nothing between calls"
                              : "open a context on an SQLite file")

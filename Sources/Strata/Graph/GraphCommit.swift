@@ -136,6 +136,7 @@ enum GraphCommit {
           counts.changed.append(record)
         }
         record.state = state
+        record.lastUse = memory.generation
       } else {
         if !transaction.isNewlyMade(record) {
           let name = record.state.model.name

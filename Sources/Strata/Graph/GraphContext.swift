@@ -88,25 +88,15 @@ package final class GraphContext: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
     guard let store, !changing else { return body() }
+    memory.startCall()
     do throws(StrataError) {
       try refresh(store)
     } catch {
       return .failure(error)
     }
-    var reading = false
-    memory.beforeReading = { [unowned self] in
-      guard !reading, !store.connection.inTransaction else { return }
-      reading = true
-      do throws(StrataError) {
-        try store.connection.execute("BEGIN")
-        if try store.connection.dataVersion() != seenVersion { memory.stale = true }
-      } catch {
-        memory.failure = memory.failure ?? error
-      }
-    }
+    memory.snapshotVersion = seenVersion
     var result = body()
-    memory.beforeReading = nil
-    if reading { try? store.connection.commitNow() }
+    memory.endReading()
     if memory.stale && memory.failure == nil {
       memory.stale = false
       memory.evict()
@@ -123,8 +113,10 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// The result of a call on a file: the error of a record that could not
-  /// be read, if one could not (the cache is then dropped); the cache
-  /// dropped when it holds more than `cacheLimit` records.
+  /// be read, if one could not (the cache is then dropped). When the cache
+  /// weighs more than `cacheLimit` records (`GraphMemory.weight`), the
+  /// records this call did not use are dropped (`GraphMemory.trim`; all of
+  /// them for a limit of 0).
   private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore) -> Result<R, StrataError> {
     memory.stale = false
     if let failure = memory.failure {
@@ -132,7 +124,9 @@ package final class GraphContext: @unchecked Sendable {
       memory.evict()
       return .failure(failure)
     }
-    if memory.count > cacheLimit && store.readsOnDemand { memory.evict() }
+    if memory.weight > cacheLimit && store.readsOnDemand {
+      if cacheLimit == 0 { memory.evict() } else { memory.trim() }
+    }
     return result
   }
 
@@ -154,6 +148,7 @@ package final class GraphContext: @unchecked Sendable {
     changing = true
     defer { changing = false }
     guard let store else { return body() }
+    memory.startCall()
     guard !store.isReadOnly else {
       do throws(StrataError) { try refresh(store) } catch { return .failure(error) }
       return settled(body(), store)
@@ -211,7 +206,9 @@ package final class GraphContext: @unchecked Sendable {
         return .failure(StrataError(code: .argument, message: "the cache limit cannot be negative"))
       }
       cacheLimit = records
-      if let store, memory.count > records, store.readsOnDemand { memory.evict() }
+      if let store, memory.weight > records, store.readsOnDemand {
+        if records == 0 { memory.evict() } else { memory.trim() }
+      }
       return .success(())
     }
   }
@@ -219,7 +216,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The cache's limit and the number of records it holds now (in memory
   /// only: every record, and no limit applies).
   package func cacheInfo() -> Result<(limit: Int, held: Int), StrataError> {
-    locked { () -> Result<(limit: Int, held: Int), StrataError> in .success((cacheLimit, memory.count)) }
+    locked { () -> Result<(limit: Int, held: Int), StrataError> in .success((cacheLimit, memory.readCount)) }
   }
 
   /// True once closed.

@@ -29,15 +29,50 @@ final class GraphMemory {
   /// Set when a read of the file found it newer than the cache: the call
   /// that met it runs again on a dropped cache.
   var stale = false
-  /// Called before the first read of the file in a call (the context opens
-  /// a read transaction there, so that every record a call reads comes
-  /// from one snapshot).
-  var beforeReading: (() -> Void)?
-  /// Tells that the call is about to read the file (`beforeReading`).
-  func startReading() { beforeReading?() }
+  /// While a read call runs: the file's `data_version` the cache matches.
+  /// The call's first read of the file opens a read transaction there
+  /// (`startReading`), so that every record a call reads comes from one
+  /// snapshot; a snapshot newer than the cache sets `stale`.
+  var snapshotVersion: Int64?
+  /// True once the running call opened its read transaction.
+  private(set) var openedRead = false
 
-  /// The number of records held.
+  /// Tells that the call is about to read the file: opens the call's read
+  /// transaction, once (inside a transaction already open, nothing to do).
+  func startReading() {
+    guard let version = snapshotVersion, !openedRead, let store, !store.connection.inTransaction else {
+      return
+    }
+    openedRead = true
+    do throws(StrataError) {
+      try store.connection.execute("BEGIN")
+      if try store.connection.dataVersion() != version { stale = true }
+    } catch {
+      failure = failure ?? error
+    }
+  }
+
+  /// Ends the call's read transaction, if it opened one.
+  func endReading() {
+    snapshotVersion = nil
+    guard openedRead else { return }
+    openedRead = false
+    try? store?.connection.commitNow()
+  }
+
+  /// The number of the current call (`startCall`): a record is marked with
+  /// it when the call reads it, looks it up or writes it.
+  private(set) var generation = 0
+  /// The number of records held, faults included.
   private(set) var count = 0
+  /// The number of faults held (records known by key, not read yet): cheap,
+  /// and held only while a record read links to them.
+  private var faults = 0
+  /// The number of records held that were read (or written).
+  var readCount: Int { count - faults }
+  /// What the cache's limit bounds: the records read, and the faults they
+  /// link to at a quarter each (a fault is a key and a few references).
+  var weight: Int { readCount + faults / 4 }
   /// The state a fault holds until it is read (a stub of the key space's
   /// model with nothing set), per key space; copies share its storage.
   private var placeholders: [Int: RecordState] = [:]
@@ -56,7 +91,10 @@ final class GraphMemory {
   /// The committed record of key space `root` under `key`; on a file, read
   /// from it when memory does not hold it.
   func record(_ root: Int, _ key: RecordKey) -> GraphRecord? {
-    if let held = index[root]?[key] { return held }
+    if let held = index[root]?[key] {
+      held.lastUse = generation
+      return held
+    }
     guard !complete, store != nil else { return nil }
     guard let made = fault(root, key) else { return nil }
     fill(made, linked: false)
@@ -65,6 +103,7 @@ final class GraphMemory {
 
   /// Adds `record` (committed) under its key.
   func insert(_ record: GraphRecord) {
+    record.lastUse = generation
     if index[record.keyRoot, default: [:]].updateValue(record, forKey: record.key) == nil { count += 1 }
   }
 
@@ -77,18 +116,7 @@ final class GraphMemory {
   /// fault of it (read from the file when first used).
   func fault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
     if let held = index[root]?[key] { return held }
-    let placeholder: RecordState
-    if let shared = placeholders[root] {
-      placeholder = shared
-    } else {
-      let model = schema.models[root]
-      let slots = ContiguousArray<Slot>(repeating: .absent, count: model.properties.count)
-      placeholder = RecordState(
-        model: model, object: ModelObject(schema: schema, type: model, slots: slots, unknown: nil),
-        isStub: true)
-      placeholders[root] = placeholder
-    }
-    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder) else {
+    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder(root)) else {
       failure = failure ?? StrataError(code: .oom, message: "out of memory")
       return nil
     }
@@ -96,6 +124,19 @@ final class GraphMemory {
     made.source = self
     made.incomingKnown = false
     insert(made)
+    faults += 1
+    return made
+  }
+
+  /// The state a fault of key space `root` holds until it is read.
+  private func placeholder(_ root: Int) -> RecordState {
+    if let shared = placeholders[root] { return shared }
+    let model = schema.models[root]
+    let slots = ContiguousArray<Slot>(repeating: .absent, count: model.properties.count)
+    let made = RecordState(
+      model: model, object: ModelObject(schema: schema, type: model, slots: slots, unknown: nil), isStub: true
+    )
+    placeholders[root] = made
     return made
   }
 
@@ -106,8 +147,10 @@ final class GraphMemory {
   func fill(_ record: GraphRecord, linked: Bool = true) {
     guard record.isFault else { return }
     record.isFault = false
+    record.lastUse = generation
+    faults -= 1
     guard let store else { return }
-    beforeReading?()
+    startReading()
     do throws(StrataError) {
       guard let state = try read(record, store) else {
         remove(record.keyRoot, record.key)
@@ -203,7 +246,7 @@ final class GraphMemory {
     fill(record)  // a fault's state, read now, would replace what is set here
     record.incomingKnown = true
     guard let store else { return }
-    beforeReading?()
+    startReading()
     let target = schema.models[record.keyRoot].name
     var incoming = Set<Incoming>()
     do throws(StrataError) {
@@ -229,9 +272,52 @@ final class GraphMemory {
   func keys(_ root: Int) throws(StrataError) -> [RecordKey] {
     if complete || store == nil { return (index[root] ?? [:]).keys.sorted() }
     guard let store else { return [] }
-    beforeReading?()
+    startReading()
     return try store.keys(model: schema.models[root].name)
   }
+
+  /// Makes the records the current call did not use faults again (their
+  /// state and links dropped; read again when used) and forgets the links
+  /// into every record (read again when needed), then drops from the cache
+  /// every fault that no record held links to: what stays is what the call
+  /// used and the records it links to, known by key.
+  func trim() {
+    guard store != nil else { return }
+    for records in index.values {
+      for record in records.values where !record.isFault {
+        // the links into a record kept are read again when needed: a record
+        // many others link to (a tag, a popular user) holds no set of them all
+        record.storedState.incoming = []
+        record.incomingKnown = false
+        guard record.lastUse != generation else { continue }
+        record.evict()
+        record.isEvicted = false
+        record.storedState = placeholder(record.keyRoot)
+        record.isFault = true
+        record.source = self
+        record.incomingKnown = false
+        faults += 1
+      }
+    }
+    for root in Array(index.keys) {
+      guard var records = index.removeValue(forKey: root) else { continue }
+      for key in Array(records.keys) {
+        guard records[key]?.isFault == true, var record = records.removeValue(forKey: key) else { continue }
+        if isKnownUniquelyReferenced(&record) {
+          count -= 1
+          faults -= 1
+        } else {
+          records[key] = record
+        }
+      }
+      if !records.isEmpty { index[root] = records }
+    }
+    complete = false
+  }
+
+  /// Starts a call: the records it uses are marked with a new generation
+  /// (see `trim`).
+  func startCall() { generation &+= 1 }
 
   /// Drops every record from the cache (on a file: they are read again on
   /// demand). Handles of them find their records again by key.
@@ -239,6 +325,7 @@ final class GraphMemory {
     for record in records { record.evict() }
     index = [:]
     count = 0
+    faults = 0
     if store != nil { complete = false }
   }
 
@@ -247,5 +334,6 @@ final class GraphMemory {
     for record in records { record.clear() }
     index = [:]
     count = 0
+    faults = 0
   }
 }

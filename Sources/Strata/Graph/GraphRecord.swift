@@ -34,6 +34,8 @@ package final class GraphRecord: RecordIdentity {
   /// yet: a record read from a file learns them on demand
   /// (`GraphMemory.ensureIncoming`), by its key, from the other tables.
   var incomingKnown = true
+  /// The call that last used the record (`GraphMemory.generation`).
+  var lastUse = 0
   /// True once the record is deleted (or its context closed).
   var isDeleted = false
   /// True once the record left the context's cache (`GraphMemory.evict`):

@@ -411,8 +411,8 @@ class Context:
     def cache_limit(self) -> int:
         """How many records the cache of a file context may hold between
         calls (docs/graph.md, "The cache"); after a call that leaves more,
-        the cache is dropped and records are read again when asked for.
-        Settable; 0 keeps none."""
+        the records that call did not use are dropped and read again when
+        asked for. Settable; 0 drops every record after each call."""
         return self._cache_info()[0]
 
     @cache_limit.setter
@@ -427,7 +427,7 @@ class Context:
 
     @property
     def cached(self) -> int:
-        """The number of records the context holds in memory now."""
+        """The number of records (read or written) the context holds in memory now."""
         return self._cache_info()[1]
 
     def _cache_info(self) -> Tuple[int, int]:

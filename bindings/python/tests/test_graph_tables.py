@@ -281,6 +281,25 @@ def test_a_record_read_from_the_file_follows_its_relationships_by_key(tmp_path: 
         reader.check()
 
 
+def test_a_trimmed_cache_keeps_what_the_last_call_used(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx, schema.context(path) as reader:
+        ctx.cache_limit = 30
+        held: List[int] = []
+        for i in range(200):  # one author whose list every import extends
+            ctx.import_("Post", {"data": {"posts": [{"id": i, "title": f"p{i}", "author": {"id": 7, "login": "ann"},
+                                                     "tags": [f"t{i % 3}"]}]}})
+            held.append(ctx.cached)
+        assert max(held) <= 30 + 5  # the last import's records, at most, above the limit
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == list(range(200))
+        ctx.delete(ctx.get("Post", 100))  # its author lets go of it
+        assert [p.key for p in ctx.query("Post", {"tags.name": "t1"}, order_by=["id"])] == [
+            i for i in range(1, 200, 3) if i != 100]
+        ctx.check()
+        assert [p.key for p in reader.get("User", 7)["posts"]] == [i for i in range(200) if i != 100]
+
+
 def test_the_cache_holds_at_most_its_limit_between_calls(tmp_path: Path) -> None:
     path = str(tmp_path / "blog.db")
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))

@@ -1,0 +1,128 @@
+"""A large graph file, page by page (issue "The graph lives in the
+database"): N records imported into a new file in pages of 1,000, then the
+file opened again in a fresh process.
+
+- pages: N posts (each with its author among N/100 users, and two of 1,000
+  tags) imported 1,000 posts per import; the time of each page is kept, and
+  the mean of the first and of the last tenth of the pages are printed with
+  their ratio (target: flat, a ratio near 1), with the process's peak RSS
+  (target <= 300 MB for N = 1,000,000).
+- open: a fresh process opens the file (time, and the RSS it adds over the
+  interpreter with strata loaded: target <= 50 ms and <= 30 MB), then reads
+  records by key: a tenth of the posts cold (each read once, from the
+  file), then the same keys again warm (from the cache; target >= 200 k/s
+  cold, >= 1 M/s warm).
+
+usage: bench_graph_pages.py [N]   (N defaults to 1,000,000)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bindings", "python"))
+import strata  # noqa: E402
+
+SCHEMA_DOC = {
+    "strata": 1,
+    "models": {
+        "User": {"primaryKey": "id", "properties": {
+            "id": {"type": "int"}, "login": {"type": "string"},
+            "posts": {"type": "[Post]", "inverse": "author", "json": False}}},
+        "Tag": {"primaryKey": "name", "properties": {"name": {"type": "string"}}},
+        "Post": {"primaryKey": "id", "properties": {
+            "id": {"type": "int"}, "title": {"type": "string"}, "score": {"type": "double"},
+            "author": {"type": "User?", "inverse": "posts"}, "tags": {"type": "[Tag]"}}},
+    },
+}
+PAGE = 1000
+
+
+def page(first: int, users: int) -> List[Dict[str, Any]]:
+    return [{"id": i, "title": f"post {i}", "score": i * 0.5,
+             "author": {"id": i % users, "login": f"user {i % users}"},
+             "tags": [f"tag {i % 1000}", f"tag {(i * 7) % 1000}"]}
+            for i in range(first, first + PAGE)]
+
+
+def rss_mb() -> float:
+    """The process's peak RSS in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def current_rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+
+
+def import_pages(path: str, n: int) -> None:
+    schema = strata.Schema(SCHEMA_DOC)
+    users = max(n // 100, 1)
+    times: List[float] = []
+    with schema.context(path) as ctx:
+        for first in range(0, n, PAGE):
+            data = page(first, users)
+            start = time.perf_counter()
+            ctx.import_("Post", data)
+            times.append(time.perf_counter() - start)
+        assert ctx.count("Post") == n
+    tenth = max(len(times) // 10, 1)
+    head = sum(times[:tenth]) / tenth
+    tail = sum(times[-tenth:]) / tenth
+    print(f"time graph_pages_first_tenth_per_page {head:.6f} {head:.6f} {tenth}")
+    print(f"time graph_pages_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
+    print(f"time graph_pages_total {sum(times):.6f} {sum(times):.6f} 1")
+    print(f"ratio graph_pages_last_over_first {tail / head:.2f}")
+    print(f"rss graph_pages_peak_mb {rss_mb():.0f}")
+
+
+def open_and_read(path: str, n: int) -> None:
+    """In a fresh process: open the file, then cold and warm reads by key."""
+    base = current_rss_mb()
+    schema = strata.Schema(SCHEMA_DOC)
+    start = time.perf_counter()
+    ctx = schema.context(path)
+    opened = time.perf_counter() - start
+    added = current_rss_mb() - base
+    print(f"time graph_pages_open {opened:.6f} {opened:.6f} 1")
+    print(f"rss graph_pages_open_added_mb {added:.1f}")
+    keys = random.Random(7).sample(range(n), max(n // 10, 1))
+    ctx.cache_limit = 2 * len(keys) + 20_000  # the keys read and the records they link to stay cached
+    start = time.perf_counter()
+    for key in keys:
+        ctx.get("Post", key)
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    for key in keys:
+        ctx.get("Post", key)
+    warm = time.perf_counter() - start
+    print(f"rate graph_pages_get_cold_per_s {len(keys) / cold:.0f}")
+    print(f"rate graph_pages_get_warm_per_s {len(keys) / warm:.0f}")
+    ctx.close()
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--read":
+        open_and_read(sys.argv[2], int(sys.argv[3]))
+        return
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    folder = tempfile.mkdtemp()
+    try:
+        path = os.path.join(folder, "pages.db")
+        import_pages(path, n)
+        sys.stdout.flush()
+        subprocess.run([sys.executable, __file__, "--read", path, str(n)], check=True)
+    finally:
+        shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()
