@@ -72,6 +72,36 @@ enum GraphCommit {
     return kept
   }
 
+  /// True when two committed states of a record hold the same values: the
+  /// same model, attributes and unknown keys, and the same links (compared
+  /// as records, not as the lists of keys their objects show: a long list
+  /// that gained a record differs by its length at once).
+  static func sameValues(_ old: RecordState, _ new: RecordState) -> Bool {
+    guard old.model === new.model, old.object.type === new.object.type,
+      old.object.slots.count == new.object.slots.count, old.links.count == new.links.count
+    else { return false }
+    for index in old.links.indices {
+      switch (old.links[index], new.links[index]) {
+      case (.absent, .absent), (.null, .null): continue
+      case (.one(let a), .one(let b)) where a === b: continue
+      case (.many(let a), .many(let b)) where a.count == b.count && a.sharedPrefix(with: b) == a.count:
+        continue
+      default: return false
+      }
+    }
+    let properties = new.model.properties
+    for index in new.object.slots.indices where index >= properties.count || properties[index].relation == nil
+    {
+      if !Equality.equal(old.object.slots[index], new.object.slots[index]) { return false }
+    }
+    switch (old.object.unknown, new.object.unknown) {
+    case (nil, nil): return true
+    case (let x?, let y?): return json_equal(x, y) != 0
+    case (let x?, nil): return json_object_size(x) == 0
+    case (nil, let y?): return json_object_size(y) == 0
+    }
+  }
+
   static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)
     throws(StrataError) -> Counts
   {
@@ -132,7 +162,7 @@ enum GraphCommit {
           let name = state.model.name
           if created[name] == nil { counts.created.append((name, 0)) }
           created[name, default: 0] += 1
-        } else if record.state.isStub != state.isStub || !Equality.equal(record.state.object, state.object) {
+        } else if record.state.isStub != state.isStub || !sameValues(record.state, state) {
           counts.changed.append(record)
         }
         record.state = state
