@@ -128,9 +128,6 @@ package final class SQLiteConnection {
   private func configure() throws(StrataError) {
     // Touch the schema: a file that is not SQLite fails here, at open, not later.
     try execute("SELECT count(*) FROM sqlite_master")
-    // 32 MB of pages (SQLite's default is 2 MB): the indexes of a large
-    // file stay in memory while imports insert all over them
-    try execute("PRAGMA cache_size=-32768")
     guard !isMemory, mode == .readWrite || mode == .readWriteCreate, !isReadOnly else { return }
     let journal = try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
       try statement.step() ? (statement.text(0) ?? "") : ""
