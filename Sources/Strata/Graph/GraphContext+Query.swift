@@ -42,7 +42,7 @@ extension GraphContext {
   /// The keys of the records the query selects, in order, by SQL; nil when
   /// the query must run in memory.
   private func keysBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [RecordKey]? {
-    guard store.fileFormat == GraphStore.format, store.fileLayout == store.layout else { return nil }
+    guard store.fileFormat == GraphStore.format, store.hasOwnLayout else { return nil }
     var compiler = QuerySQL(schema: schema, layout: store.layout)
     guard let sql = compiler.compile(query),
       let table = store.layout.table(schema.models[query.type.keyRoot].name)

@@ -115,8 +115,8 @@ package final class GraphContext: @unchecked Sendable {
   /// The result of a call on a file: the error of a record that could not
   /// be read, if one could not (the cache is then dropped). When the cache
   /// weighs more than `cacheLimit` records (`GraphMemory.weight`), the
-  /// records this call did not use are dropped (`GraphMemory.trim`; all of
-  /// them for a limit of 0).
+  /// records used least recently are dropped down to half the limit
+  /// (`GraphMemory.trim`; all of them for a limit of 0).
   private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore) -> Result<R, StrataError> {
     memory.stale = false
     if let failure = memory.failure {
@@ -125,7 +125,7 @@ package final class GraphContext: @unchecked Sendable {
       return .failure(failure)
     }
     if memory.weight > cacheLimit && store.readsOnDemand {
-      if cacheLimit == 0 { memory.evict() } else { memory.trim() }
+      if cacheLimit == 0 { memory.evict() } else { memory.trim(to: cacheLimit) }
     }
     return result
   }
@@ -207,7 +207,7 @@ package final class GraphContext: @unchecked Sendable {
       }
       cacheLimit = records
       if let store, memory.weight > records, store.readsOnDemand {
-        if records == 0 { memory.evict() } else { memory.trim() }
+        if records == 0 { memory.evict() } else { memory.trim(to: records) }
       }
       return .success(())
     }

@@ -276,28 +276,33 @@ final class GraphMemory {
     return try store.keys(model: schema.models[root].name)
   }
 
-  /// Makes the records the current call did not use faults again (their
-  /// state and links dropped; read again when used) and forgets the links
-  /// into every record (read again when needed), then drops from the cache
-  /// every fault that no record held links to: what stays is what the call
-  /// used and the records it links to, known by key.
-  func trim() {
+  /// Makes the records used least recently faults again (their state and
+  /// links dropped; read again when used) until the cache weighs at most
+  /// half of `limit` (`weight`), never those the current call used, and forgets
+  /// the links into every record (read again when needed); then drops from
+  /// the cache every fault that no record held links to. What stays is what
+  /// the latest calls used and the records it links to, known by key.
+  func trim(to limit: Int) {
     guard store != nil else { return }
+    var older: [GraphRecord] = []
     for records in index.values {
       for record in records.values where !record.isFault {
         // the links into a record kept are read again when needed: a record
         // many others link to (a tag, a popular user) holds no set of them all
         record.storedState.incoming = []
         record.incomingKnown = false
-        guard record.lastUse != generation else { continue }
-        record.evict()
-        record.isEvicted = false
-        record.storedState = placeholder(record.keyRoot)
-        record.isFault = true
-        record.source = self
-        record.incomingKnown = false
-        faults += 1
+        if record.lastUse != generation { older.append(record) }
       }
+    }
+    older.sort { $0.lastUse < $1.lastUse }
+    for record in older {
+      if weight <= limit / 2 { break }
+      record.evict()
+      record.isEvicted = false
+      record.storedState = placeholder(record.keyRoot)
+      record.isFault = true
+      record.source = self
+      faults += 1
     }
     for root in Array(index.keys) {
       guard var records = index.removeValue(forKey: root) else { continue }

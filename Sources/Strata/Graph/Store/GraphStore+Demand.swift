@@ -7,7 +7,7 @@ extension GraphStore {
   /// True when the file is read with the schema's own tables (format 2, the
   /// same layout, nothing to migrate): records can then be read one by one.
   package var readsOnDemand: Bool {
-    fileFormat == Self.format && fileLayout == layout && !needsRewrite
+    fileFormat == Self.format && hasOwnLayout && !needsRewrite
   }
 
   /// The keys of every record of the table `model`, in key order (`RecordKey`'s).

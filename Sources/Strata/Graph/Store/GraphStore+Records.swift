@@ -206,7 +206,7 @@ extension GraphStore {
   /// the crash test uses it to know it is half-way).
   package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
     let rows = try prepare(changes, layout: layout)
-    if fileFormat < Self.format || fileLayout != layout {
+    if fileFormat < Self.format || !hasOwnLayout {
       throw SQLiteError.store(
         .argument, "the graph file must be converted to this schema's tables before it is written", path: path
       )

@@ -44,8 +44,15 @@ package final class GraphStore {
   package internal(set) var fileFormat: Int64
   /// The tables of the file as they are (nil for format 1).
   package internal(set) var fileLayout: TableLayout? {
-    didSet { if fileLayout != oldValue { statements.forgetReadings() } }
+    didSet {
+      guard fileLayout != oldValue else { return }
+      statements.forgetReadings()
+      hasOwnLayout = fileLayout == layout
+    }
   }
+  /// True when the file's tables are the schema's (`fileLayout == layout`,
+  /// kept so that each call does not compare the layouts again).
+  package private(set) var hasOwnLayout = true
   /// Cached SQL of each table (built on first use).
   var statements = StoreStatements()
 
@@ -56,7 +63,7 @@ package final class GraphStore {
   /// True when the file must be rewritten before records are written to it:
   /// it is of format 1, its tables were made for another schema, or it
   /// holds records of an older schema version.
-  package var needsRewrite: Bool { fileFormat < Self.format || fileLayout != layout || needsMigration }
+  package var needsRewrite: Bool { fileFormat < Self.format || !hasOwnLayout || needsMigration }
   /// True when the file was opened read only (asked for, or forced by the file).
   package var isReadOnly: Bool { connection.isReadOnly }
 
