@@ -1027,9 +1027,9 @@ int strata_context_delete(strata_context_t *context, strata_model_t *record, str
  * Sets how many records the cache of a context on a file may hold between
  * calls (docs/graph.md, "The cache"): after a call that leaves more (the
  * records read or written, and a quarter for each record they link to that
- * is known by its key only), the records that call did not use are dropped
- * and read from the file again when asked for. 0 drops every record after
- * each call. The default is 50,000. A context in memory holds every record
+ * is known by its key only), the records used least recently are dropped
+ * (down to half the limit; never those of that call) and read from the
+ * file again when asked for. 0 drops every record after each call. The default is 50,000. A context in memory holds every record
  * whatever the limit.
  *
  * `records` is a `size_t` passed as is (values above PTRDIFF_MAX are an

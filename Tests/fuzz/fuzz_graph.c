@@ -14,7 +14,7 @@
  * step closes and opens it; the file is per process, in /dev/shm when it is
  * there, else /tmp, or STRATA_FUZZ_TMPDIR, and removed after each input);
  * byte 0 bit 2 makes that file context keep no record in memory between calls,
- * bit 3 keeps only what the last call used (a cache limit of 3);
+ * bit 3 a cache limit of 3 (trimmed after most calls to the records used last);
  * the rest is a list of steps, each an opcode byte and the bytes its input
  * is built from. Every other import goes as text (strata_context_importb:
  * the byte parser, an array element by element), the others as a json_t.
@@ -284,7 +284,7 @@ static void remove_files(void) {
    (strata_context_set_cache_limit 0), so every call reads what it needs from
    the file: records, the faults they link to, the links into them. Bit 3
    (without bit 2): a limit of 3, so the cache is trimmed after most calls to
-   the records the call used (the others become faults again or leave). */
+   the records used last (the others become faults again or leave). */
 static int cache_none;
 static int cache_small;
 

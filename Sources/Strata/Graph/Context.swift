@@ -207,8 +207,9 @@ public final class Context: Sendable {
 
   /// How many records the cache of a context on a file may hold between
   /// calls (docs/graph.md, "The cache"): after a call that leaves more, the
-  /// records that call did not use are dropped and read again when asked
-  /// for. 0 drops every record after each call; the default is 50,000.
+  /// records used least recently are dropped (down to half the limit) and
+  /// read again when asked for. 0 drops every record after each call; the
+  /// default is 50,000.
   public func setCacheLimit(_ records: Int) throws(StrataError) { try engine.setCacheLimit(records).get() }
 
   /// The cache's limit and how many records the context holds in memory now.

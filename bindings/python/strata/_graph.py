@@ -411,8 +411,9 @@ class Context:
     def cache_limit(self) -> int:
         """How many records the cache of a file context may hold between
         calls (docs/graph.md, "The cache"); after a call that leaves more,
-        the records that call did not use are dropped and read again when
-        asked for. Settable; 0 drops every record after each call."""
+        the records used least recently are dropped (down to half the
+        limit) and read again when asked for. Settable; 0 drops every
+        record after each call."""
         return self._cache_info()[0]
 
     @cache_limit.setter
