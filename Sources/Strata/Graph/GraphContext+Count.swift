@@ -5,8 +5,7 @@ extension GraphContext {
     let root = schema.models[type.keyRoot]
     guard store.layout.table(root.name) != nil else { return 0 }
     memory.startReading()
-    let models = schema.models.filter { $0.keyRoot == type.keyRoot && $0.isSelfOrDescendant(of: type) }.map(
-      \.name)
+    let models = schema.recordModelNames(type)
     var sql =
       "SELECT count(*) FROM \(SQLText.quoted(root.name)) WHERE \"strata_type\" IN (\(SQLText.parameters(models.count)))"
     if !stubs { sql += " AND \"strata_stub\" = 0" }

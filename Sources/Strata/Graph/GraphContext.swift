@@ -692,6 +692,12 @@ extension Schema {
   func hasSubtypesSharingKeys(_ type: ModelType) -> Bool {
     models.contains { $0 !== type && $0.keyRoot == type.keyRoot }
   }
+
+  /// The names of `type` and of its subtypes in its key space: the
+  /// `strata_type` values its records have in the file.
+  func recordModelNames(_ type: ModelType) -> [String] {
+    models.filter { $0.keyRoot == type.keyRoot && $0.isSelfOrDescendant(of: type) }.map(\.name)
+  }
 }
 
 extension GraphContext {

@@ -32,9 +32,7 @@ struct QuerySQL {
     else { return nil }
     let root = "r"
     var conditions: [String] = []
-    let models = schema.models.filter {
-      $0.keyRoot == query.type.keyRoot && $0.isSelfOrDescendant(of: query.type)
-    }.map(\.name)
+    let models = schema.recordModelNames(query.type)
     if models.count != table.models.count {
       conditions.append("\(column(root, "strata_type")) IN (\(textList(models)))")
     }
