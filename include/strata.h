@@ -1029,8 +1029,9 @@ int strata_context_delete(strata_context_t *context, strata_model_t *record, str
  * records read or written, and a quarter for each record they link to that
  * is known by its key only), the records used least recently are dropped
  * (down to half the limit; never those of that call) and read from the
- * file again when asked for. 0 drops every record after each call. The default is 50,000. A context in memory holds every record
- * whatever the limit.
+ * file again when asked for. 0 drops every record after each call. The
+ * default is 50,000. A context in memory holds every record whatever the
+ * limit.
  *
  * `records` is a `size_t` passed as is (values above PTRDIFF_MAX are an
  * "argument" error). Returns 0, or -1 with `error` filled.
@@ -1039,8 +1040,8 @@ int strata_context_set_cache_limit(strata_context_t *context, size_t records, st
 
 /**
  * The cache's limit (`*limit`) and the number of records read or written it
- * holds now (`*held`); either pointer may be NULL. Returns 0, or -1 with `error`
- * filled (a NULL or closed context).
+ * holds now (`*held`); either pointer may be NULL. Returns 0, or -1 with
+ * `error` filled (a NULL or closed context).
  */
 int strata_context_cache_info(strata_context_t *context, size_t *limit, size_t *held, strata_error_t *error);
 

@@ -18,24 +18,23 @@ extension GraphContext {
   /// Checks every invariant; the broken ones as `io` errors (at most 100), or nothing.
   package func check() -> Result<Void, StrataError> {
     locked { () -> Result<Void, StrataError> in
-      guard let store else {
-        var problems = GraphCheck(schema: schema, memory: memory)
-        problems.checkRecords()
-        if problems.errors.isEmpty { return .success(()) }
-        return .failure(StrataError(problems.errors))
+      // on a file, the checks run on the whole file read in
+      let checked = store == nil ? memory : GraphMemory(schema: schema)
+      defer { if checked !== memory { checked.clear() } }
+      if let store {
+        do throws(StrataError) {
+          memory.startReading()
+          try GraphLoading.load(store, into: checked, schema: schema)
+        } catch {
+          return .failure(error)
+        }
       }
-      let file = GraphMemory(schema: schema)
-      defer { file.clear() }
-      do throws(StrataError) {
-        memory.startReading()
-        try GraphLoading.load(store, into: file, schema: schema)
-      } catch {
-        return .failure(error)
-      }
-      var problems = GraphCheck(schema: schema, memory: file)
+      var problems = GraphCheck(schema: schema, memory: checked)
       problems.checkRecords()
-      problems.checkStore(store)
-      problems.checkCache(memory)
+      if let store {
+        problems.checkStore(store)
+        problems.checkCache(memory)
+      }
       if problems.errors.isEmpty { return .success(()) }
       return .failure(StrataError(problems.errors))
     }

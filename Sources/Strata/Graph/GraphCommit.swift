@@ -94,12 +94,7 @@ enum GraphCommit {
     {
       if !Equality.equal(old.object.slots[index], new.object.slots[index]) { return false }
     }
-    switch (old.object.unknown, new.object.unknown) {
-    case (nil, nil): return true
-    case (let x?, let y?): return json_equal(x, y) != 0
-    case (let x?, nil): return json_object_size(x) == 0
-    case (nil, let y?): return json_object_size(y) == 0
-    }
+    return Equality.equalUnknown(old.object, new.object)
   }
 
   static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)

@@ -48,19 +48,10 @@ extension GraphContext {
       let table = store.layout.table(schema.models[query.type.keyRoot].name)
     else { return nil }
     memory.startReading()
-    var keys: [RecordKey] = []
-    try store.connection.withStatement(sql) { (statement) throws(StrataError) in
+    return try store.connection.withStatement(sql) { (statement) throws(StrataError) -> [RecordKey] in
       try statement.bind(1, cells: compiler.parameters)
-      let width = Int32(table.keyColumns.count)
-      while try statement.step() {
-        let cells = (0..<width).map(statement.cell)
-        guard let key = RecordRows.key(cells[...], parts: table.keyParts) else {
-          throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
-        }
-        keys.append(key)
-      }
+      return try RecordRows.keys(statement, of: table)
     }
-    return keys
   }
 
   /// The records the query selects, in order: by SQL over the file's
@@ -68,7 +59,7 @@ extension GraphContext {
   /// the records in memory (the same answers: GraphQuery+SQL.swift).
   private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
     guard let store, let keys = try keysBySQL(query, store) else {
-      if !memory.complete { try readEveryRecord(query.type.keyRoot) }
+      if !memory.complete { _ = try memory.readAll(query.type.keyRoot) }
       return runInMemory(query)
     }
     var found: [GraphRecord] = []
@@ -80,12 +71,6 @@ extension GraphContext {
       found.append(record)
     }
     return found
-  }
-
-  /// Reads every record of key space `root` into the cache (for a query
-  /// that SQL cannot answer: a file in tables of another layout).
-  private func readEveryRecord(_ root: Int) throws(StrataError) {
-    for key in try memory.keys(root) { _ = memory.record(root, key) }
   }
 
   /// The records the query selects, in order, from the records in memory.

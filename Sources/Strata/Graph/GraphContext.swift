@@ -113,10 +113,8 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// The result of a call on a file: the error of a record that could not
-  /// be read, if one could not (the cache is then dropped). When the cache
-  /// weighs more than `cacheLimit` records (`GraphMemory.weight`), the
-  /// records used least recently are dropped down to half the limit
-  /// (`GraphMemory.trim`; all of them for a limit of 0).
+  /// be read, if one could not (the cache is then dropped); the cache
+  /// brought within its limit (`fitCache`).
   private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore) -> Result<R, StrataError> {
     memory.stale = false
     if let failure = memory.failure {
@@ -124,10 +122,16 @@ package final class GraphContext: @unchecked Sendable {
       memory.evict()
       return .failure(failure)
     }
-    if memory.weight > cacheLimit && store.readsOnDemand {
-      if cacheLimit == 0 { memory.evict() } else { memory.trim(to: cacheLimit) }
-    }
+    fitCache(store)
     return result
+  }
+
+  /// Brings the cache within `cacheLimit` when it weighs more: the records
+  /// used least recently are dropped down to half the limit, all of them
+  /// for a limit of 0.
+  private func fitCache(_ store: GraphStore) {
+    guard memory.weight > cacheLimit, store.readsOnDemand else { return }
+    if cacheLimit == 0 { memory.evict() } else { memory.trim(to: cacheLimit) }
   }
 
   /// Runs a change under the lock; a change from inside another (a callback)
@@ -206,9 +210,7 @@ package final class GraphContext: @unchecked Sendable {
         return .failure(StrataError(code: .argument, message: "the cache limit cannot be negative"))
       }
       cacheLimit = records
-      if let store, memory.weight > records, store.readsOnDemand {
-        if records == 0 { memory.evict() } else { memory.trim(to: records) }
-      }
+      if let store { fitCache(store) }
       return .success(())
     }
   }
@@ -540,19 +542,11 @@ package final class GraphContext: @unchecked Sendable {
       switch recordType(model) {
       case .failure(let error): return .failure(error)
       case .success(let type):
-        var objects: [ModelObject] = []
-        do throws(StrataError) {
-          for key in try memory.keys(type.keyRoot) {
-            guard let record = memory.record(type.keyRoot, key) else { continue }
-            let state = record.state
-            if state.model.isSelfOrDescendant(of: type) && (stubs || !state.isStub) {
-              objects.append(state.object)
-            }
-          }
-        } catch {
-          return .failure(error)
+        return Result { () throws(StrataError) in
+          try memory.readAll(type.keyRoot).filter {
+            $0.state.model.isSelfOrDescendant(of: type) && (stubs || !$0.state.isStub)
+          }.map(\.state.object)
         }
-        return .success(objects)
       }
     }
   }
@@ -591,22 +585,15 @@ package final class GraphContext: @unchecked Sendable {
       message:
         "the '\(object.type.name)' record \(key) was deleted: its handle keeps the values it had, and its relationships can no longer be followed"
     )
+    let foreign = StrataError(
+      code: .argument, message: "the '\(object.type.name)' record \(key) is another context's")
     if let record = object.graphRecord as? GraphRecord, !record.isEvicted {
       guard !record.isDeleted else { return .failure(deleted) }
-      guard memory.record(record.keyRoot, record.key) === record else {
-        return .failure(
-          StrataError(
-            code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
-      }
+      guard memory.record(record.keyRoot, record.key) === record else { return .failure(foreign) }
       return .success(record)
     }
     guard object.recordSource == memory.owner else {
-      if object.recordSource != nil {
-        return .failure(
-          StrataError(
-            code: .argument, message: "the '\(object.type.name)' record \(key) is another context's"))
-      }
-      return .failure(deleted)
+      return .failure(object.recordSource != nil ? foreign : deleted)
     }
     // the record left the cache: found again by its key
     guard let record = memory.record(object.type.keyRoot, key) else { return .failure(deleted) }

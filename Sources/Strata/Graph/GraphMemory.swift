@@ -120,12 +120,19 @@ final class GraphMemory {
       failure = failure ?? StrataError(code: .oom, message: "out of memory")
       return nil
     }
-    made.isFault = true
-    made.source = self
-    made.incomingKnown = false
     insert(made)
-    faults += 1
+    makeFault(made)
     return made
+  }
+
+  /// Makes a record held a fault: its state (links and incoming links
+  /// included) becomes the placeholder, read again from the file when used.
+  private func makeFault(_ record: GraphRecord) {
+    record.storedState = placeholder(record.keyRoot)
+    record.isFault = true
+    record.source = self
+    record.incomingKnown = false
+    faults += 1
   }
 
   /// The state a fault of key space `root` holds until it is read.
@@ -268,6 +275,12 @@ final class GraphMemory {
   /// Every record, in no particular order.
   var records: [GraphRecord] { index.values.flatMap { $0.values } }
 
+  /// Every record of key space `root`, in key order (on a file, read from
+  /// it when memory does not hold them all).
+  func readAll(_ root: Int) throws(StrataError) -> [GraphRecord] {
+    try keys(root).compactMap { record(root, $0) }
+  }
+
   /// The keys of every record of key space `root`, in key order.
   func keys(_ root: Int) throws(StrataError) -> [RecordKey] {
     if complete || store == nil { return (index[root] ?? [:]).keys.sorted() }
@@ -297,12 +310,7 @@ final class GraphMemory {
     older.sort { $0.lastUse < $1.lastUse }
     for record in older {
       if weight <= limit / 2 { break }
-      record.evict()
-      record.isEvicted = false
-      record.storedState = placeholder(record.keyRoot)
-      record.isFault = true
-      record.source = self
-      faults += 1
+      makeFault(record)
     }
     for root in Array(index.keys) {
       guard var records = index.removeValue(forKey: root) else { continue }

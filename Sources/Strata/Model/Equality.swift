@@ -8,6 +8,11 @@ enum Equality {
     if a === b { return true }
     guard a.type === b.type, a.slots.count == b.slots.count else { return false }
     for index in 0..<a.slots.count where !equal(a.slots[index], b.slots[index]) { return false }
+    return equalUnknown(a, b)
+  }
+
+  /// True if two models keep the same unknown keys (none and an empty set alike).
+  static func equalUnknown(_ a: ModelObject, _ b: ModelObject) -> Bool {
     switch (a.unknown, b.unknown) {
     case (nil, nil): return true
     case (let x?, let y?): return json_equal(x, y) != 0

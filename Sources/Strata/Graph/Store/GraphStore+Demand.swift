@@ -13,19 +13,10 @@ extension GraphStore {
   /// The keys of every record of the table `model`, in key order (`RecordKey`'s).
   func keys(model: String) throws(StrataError) -> [RecordKey] {
     guard let table = layout.table(model) else { return [] }
-    var keys: [RecordKey] = []
     let sql = "SELECT \(SQLText.list(table.keyColumns.map(\.name))) FROM \(SQLText.quoted(model))"
-    try connection.withStatement(sql) { (statement) throws(StrataError) in
-      let width = Int32(table.keyColumns.count)
-      while try statement.step() {
-        let cells = (0..<width).map(statement.cell)
-        guard let key = RecordRows.key(cells[...], parts: table.keyParts) else {
-          throw RecordRows.damaged("a row of '\(model)' does not hold a key")
-        }
-        keys.append(key)
-      }
-    }
-    return keys.sorted()
+    return try connection.withStatement(sql) { (statement) throws(StrataError) -> [RecordKey] in
+      try RecordRows.keys(statement, of: table)
+    }.sorted()
   }
 
   /// One place a record can be linked from: a to-one property's foreign-key
@@ -91,19 +82,10 @@ extension GraphStore {
     guard let targetTable = layout.table(target),
       let cells = RecordRows.cells(key, parts: targetTable.keyParts)
     else { return [] }
-    var owners: [RecordKey] = []
-    try connection.withStatement(referrer.sql) { (statement) throws(StrataError) in
+    return try connection.withStatement(referrer.sql) { (statement) throws(StrataError) -> [RecordKey] in
       try statement.bind(1, cells: cells)
-      let width = Int32(referrer.table.keyColumns.count)
-      while try statement.step() {
-        let row = (0..<width).map(statement.cell)
-        guard let owner = RecordRows.key(row[...], parts: referrer.table.keyParts) else {
-          throw RecordRows.damaged("a row of '\(referrer.table.name)' does not hold a key")
-        }
-        owners.append(owner)
-      }
+      return try RecordRows.keys(statement, of: referrer.table)
     }
-    return owners
   }
 
   /// The largest key Strata made for a record of the file (keys it makes
@@ -115,10 +97,9 @@ extension GraphStore {
       guard let first = table.keyColumns.first else { continue }
       let sql = "SELECT max(\(SQLText.quoted(first.name))) FROM \(SQLText.quoted(table.name))"
       try connection.withStatement(sql) { (statement) throws(StrataError) in
-        guard try statement.step(), case .blob(let bytes) = statement.cell(0), bytes.count == 8 else {
-          return
-        }
-        let id = Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        guard try statement.step(), case .blob(let bytes) = statement.cell(0),
+          let id = RecordRows.syntheticID(bytes)
+        else { return }
         largest = max(largest, id)
       }
     }

@@ -56,6 +56,11 @@ enum RecordRows {
     let bits = UInt64(bitPattern: id)
     return .blob((0..<8).reversed().map { UInt8(truncatingIfNeeded: bits >> (UInt64($0) * 8)) })
   }
+  /// The id of a key Strata made, from its cell's bytes; nil for bytes of another length.
+  static func syntheticID(_ bytes: [UInt8]) -> Int64? {
+    guard bytes.count == 8 else { return nil }
+    return Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+  }
 
   private static func cells(_ key: RecordKey, part: Layout.KeyPart) -> [SQLCell]? {
     switch (part, key) {
@@ -73,15 +78,29 @@ enum RecordRows {
     }
   }
 
+  /// The keys in the first columns of every row `statement` selects, in a
+  /// key of `table` (its key columns); a row that does not hold one is an
+  /// `io` error naming the table.
+  static func keys(_ statement: SQLiteStatement, of table: Layout.Table) throws(StrataError) -> [RecordKey] {
+    var keys: [RecordKey] = []
+    let width = Int32(table.keyColumns.count)
+    while try statement.step() {
+      let cells = (0..<width).map(statement.cell)
+      guard let key = key(cells[...], parts: table.keyParts) else {
+        throw damaged("a row of '\(table.name)' does not hold a key")
+      }
+      keys.append(key)
+    }
+    return keys
+  }
+
   /// The key the cells hold in a key of `parts`; nil when they do not hold one.
   static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
     guard let first = cells.first else { return nil }
     let width = parts.reduce(0) { $0 + $1.width }
-    if case .blob(let bytes) = first, bytes.count == 8 {
+    if case .blob(let bytes) = first, let id = syntheticID(bytes) {
       let second = cells.dropFirst().first
-      if width == 1 || second == .blob([]) {
-        return .synthetic(Int64(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
-      }
+      if width == 1 || second == .blob([]) { return .synthetic(id) }
     }
     var keys: [RecordKey] = []
     var offset = cells.startIndex
