@@ -1046,6 +1046,29 @@ int strata_context_set_cache_limit(strata_context_t *context, size_t records, st
 int strata_context_cache_info(strata_context_t *context, size_t *limit, size_t *held, strata_error_t *error);
 
 /**
+ * Opens a read block on `context` (docs/graph.md, "Read blocks"): until the
+ * matching strata_context_end_read(), every call of the context, from any
+ * thread, reads one snapshot of its file (a read transaction held from the
+ * block's first call), whatever other connections commit meanwhile, and
+ * records the cache holds are served without asking the file whether
+ * another connection wrote it (a cached strata_context_get then costs what
+ * it costs in memory). Blocks nest. An import or delete inside a block ends
+ * its snapshot; the block's next read takes a new one. While a block is
+ * open the file's write-ahead log cannot be checkpointed past its snapshot:
+ * keep blocks short. On a context in memory a block changes nothing.
+ * Returns 0, or -1 with `error` filled (a NULL or closed context).
+ */
+int strata_context_begin_read(strata_context_t *context, strata_error_t *error);
+
+/**
+ * Closes the innermost read block of `context`; the last one ends its
+ * snapshot, and the next call sees what other connections committed. On a
+ * context closed inside the block the block just ends. Returns 0, or -1
+ * with `error` filled (a NULL context, or no block open: "argument").
+ */
+int strata_context_end_read(strata_context_t *context, strata_error_t *error);
+
+/**
  * Checks the invariants of `context` (docs/graph.md, "Checking a graph"):
  * every record maps under its schema (the values it is stored with read back
  * without an error), every link names a live record and agrees with the key

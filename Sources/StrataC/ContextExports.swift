@@ -212,6 +212,26 @@ public func strata_context_cache_info(
   }.toC(error)
 }
 
+/// Opens a read block on a context: its calls read one snapshot of the file until the matching end.
+@_cdecl("strata_context_begin_read")
+public func strata_context_begin_read(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {
+  guard let engine = Handles.context(context) else {
+    ErrorReporting.fail(.argument, "the context is NULL", error)
+    return -1
+  }
+  return engine.beginReading().toC(error)
+}
+
+/// Closes the innermost read block of a context.
+@_cdecl("strata_context_end_read")
+public func strata_context_end_read(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {
+  guard let engine = Handles.context(context) else {
+    ErrorReporting.fail(.argument, "the context is NULL", error)
+    return -1
+  }
+  return engine.endReading().toC(error)
+}
+
 /// Checks a context's invariants; 0 when they hold, -1 with the broken ones.
 @_cdecl("strata_context_check")
 public func strata_context_check(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {

@@ -226,6 +226,12 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
             }
             strata_model_decref(record);
         }
+    } else if (json_is_string(json_object_get(step, "read"))) {
+        int begin = strcmp(json_string_value(json_object_get(step, "read")), "begin") == 0;
+        if ((begin ? strata_context_begin_read(context, &err) : strata_context_end_read(context, &err)) != 0) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        }
     } else if (json_is_string(json_object_get(step, "get")) || json_is_string(json_object_get(step, "nested"))) {
         int nested = json_object_get(step, "nested") != NULL;
         const char *model = json_string_value(json_object_get(step, nested ? "nested" : "get"));

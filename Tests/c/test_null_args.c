@@ -651,6 +651,15 @@ int main(void) {
             CHECK(strata_context_cache_info(context, NULL, NULL, &err) == 0);
             CHECK(strata_context_cache_info(context, &limit, &held, NULL) == 0 && limit == 10 && held > 0);
         }
+        /* read blocks: balanced, nested, an end without a begin refused */
+        CHECK_ARG(strata_context_begin_read(NULL, &err) == -1);
+        CHECK_ARG(strata_context_end_read(NULL, &err) == -1);
+        CHECK_ARG(strata_context_end_read(context, &err) == -1);
+        CHECK(strstr(err.message, "no read block") != NULL);
+        CHECK(strata_context_begin_read(context, &err) == 0 && strata_context_begin_read(context, NULL) == 0);
+        CHECK(strata_context_count(context, "User", &err) >= 0);
+        CHECK(strata_context_end_read(context, NULL) == 0 && strata_context_end_read(context, &err) == 0);
+        CHECK_ARG(strata_context_end_read(context, &err) == -1);
         CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
         CHECK_ARG(strata_context_delete(context, NULL, &err) == -1);
         CHECK(strata_context_delete(context, record, &err) == 0);
@@ -670,6 +679,7 @@ int main(void) {
         CHECK_ARG(strata_context_check(context, &err) == -1);
         CHECK_ARG(strata_context_set_cache_limit(context, 10, &err) == -1);
         CHECK_ARG(strata_context_cache_info(context, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_context_begin_read(context, &err) == -1);
         strata_context_decref(context);
         strata_model_decref(record);
         strata_model_decref(records[0]);

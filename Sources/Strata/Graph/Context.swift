@@ -215,6 +215,24 @@ public final class Context: Sendable {
   /// The cache's limit and how many records the context holds in memory now.
   public func cacheInfo() throws(StrataError) -> (limit: Int, held: Int) { try engine.cacheInfo().get() }
 
+  /// Opens a read block (docs/graph.md, "Read blocks"): until the matching
+  /// `endReading()`, every call of the context reads one snapshot of its
+  /// file, and cached records are served without asking the file whether
+  /// another connection wrote it. Blocks nest; an import or delete inside
+  /// one ends its snapshot and the block's next read takes a new one.
+  /// `reading(_:)` pairs the two calls.
+  public func beginReading() throws(StrataError) { try engine.beginReading().get() }
+
+  /// Closes the innermost read block; an `argument` error when none is open.
+  public func endReading() throws(StrataError) { try engine.endReading().get() }
+
+  /// Runs `body` in a read block (`beginReading`), ended however `body` returns.
+  public func reading<R>(_ body: () throws -> R) throws -> R {
+    try beginReading()
+    defer { try? endReading() }
+    return try body()
+  }
+
   /// Checks the graph's invariants (docs/graph.md, "Checking a graph"):
   /// every record maps under its schema, every link and inverse holds both
   /// ways, and a file holds exactly what memory does. Throws the broken

@@ -34,6 +34,12 @@ package final class GraphContext: @unchecked Sendable {
   /// The file's `data_version` when the cache was last known to match it:
   /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
+  /// How many read blocks are open (`beginReading`): while one is, the
+  /// calls of the context read one snapshot of the file, held by a read
+  /// transaction from the block's first call (or from after its last
+  /// change) to its end, and no call asks the file whether another
+  /// connection wrote it.
+  private var readBlocks = 0
 
   /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
   /// file at `path` (created when missing). Only the file's metadata is read
@@ -89,6 +95,10 @@ package final class GraphContext: @unchecked Sendable {
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
     guard let store, !changing else { return body() }
     memory.startCall()
+    if readBlocks > 0 {
+      do throws(StrataError) { try holdSnapshot(store) } catch { return .failure(error) }
+      return settled(body(), store)
+    }
     do throws(StrataError) {
       try refresh(store)
     } catch {
@@ -153,6 +163,9 @@ package final class GraphContext: @unchecked Sendable {
     defer { changing = false }
     guard let store else { return body() }
     memory.startCall()
+    // a change inside a read block ends the block's snapshot: the block's
+    // later calls read the file as it is after the change
+    if readBlocks > 0 { try? store.connection.commitNow() }
     guard !store.isReadOnly else {
       do throws(StrataError) { try refresh(store) } catch { return .failure(error) }
       return settled(body(), store)
@@ -188,6 +201,52 @@ package final class GraphContext: @unchecked Sendable {
       memory.complete = true
     }
     seenVersion = version
+  }
+
+  /// Opens the read transaction of the open read blocks, if none is open
+  /// (the block's first call, or the first after a change), and drops the
+  /// cache when another connection wrote the file since it was last
+  /// checked.
+  private func holdSnapshot(_ store: GraphStore) throws(StrataError) {
+    guard !store.connection.inTransaction else { return }
+    try store.connection.execute("BEGIN")
+    do {
+      try refresh(store)
+    } catch {
+      try? store.connection.commitNow()
+      throw error
+    }
+  }
+
+  /// Opens a read block: until the matching `endReading`, every call of the
+  /// context (from any thread) reads one snapshot of the file, whatever
+  /// other connections commit meanwhile, and no call checks the file for
+  /// their commits, so that many reads in a row cost what they cost in
+  /// memory. Blocks nest; a change (import, delete) inside one ends its
+  /// snapshot, and the block's next read takes a new one. In memory, a
+  /// block changes nothing. Other writers' commits wait for nothing, but
+  /// the file's write-ahead log cannot be folded back past the snapshot
+  /// while the block is open: keep blocks short.
+  package func beginReading() -> Result<Void, StrataError> {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    readBlocks += 1
+    return .success(())
+  }
+
+  /// Closes the innermost read block (`beginReading`); the last one ends
+  /// the block's snapshot. Without an open block, an `argument` error. On
+  /// a context closed inside the block, the block just ends.
+  package func endReading() -> Result<Void, StrataError> {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    guard readBlocks > 0 else {
+      return .failure(StrataError(code: .argument, message: "no read block is open on the context"))
+    }
+    readBlocks -= 1
+    if readBlocks == 0, !changing, let store { try? store.connection.commitNow() }
+    return .success(())
   }
 
   /// Closes the context: the file is closed and every later call is an

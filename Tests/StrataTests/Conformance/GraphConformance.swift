@@ -163,6 +163,8 @@ private func runGraphStep(
       ])
     }
     try context.delete(record)
+  } else if case .string(let read)? = step["read"] {
+    if read == "begin" { try context.beginReading() } else { try context.endReading() }
   } else if case .string(let model)? = step["get"] {
     let record = try context.get(model, key: step["key"] ?? .null)
     if case .bool(let stub)? = step["stub"] {

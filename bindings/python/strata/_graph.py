@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from ctypes import byref, c_size_t
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -430,6 +431,24 @@ class Context:
     def cached(self) -> int:
         """The number of records (read or written) the context holds in memory now."""
         return self._cache_info()[1]
+
+    @contextmanager
+    def reading(self) -> Iterator["Context"]:
+        """A read block (docs/graph.md, "Read blocks"): inside ``with
+        ctx.reading():`` every call of the context reads one snapshot of its
+        file, whatever other connections commit meanwhile, and records the
+        cache holds are served without asking the file whether another
+        connection wrote it. Blocks nest; an import or delete inside one
+        ends its snapshot, and the block's next read takes a new one."""
+        error = strata_error_t()
+        if lib.strata_context_begin_read(self._live(), byref(error)) != 0:
+            raise StrataError(last_errors(error), "cannot open a read block")
+        try:
+            yield self
+        finally:
+            end = strata_error_t()
+            if self._handle and lib.strata_context_end_read(self._handle, byref(end)) != 0:
+                raise StrataError(last_errors(end), "cannot end the read block")
 
     def _cache_info(self) -> Tuple[int, int]:
         limit = c_size_t()

@@ -345,6 +345,8 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("strata_context_check", c_int, (context_p, error_p)),
     ("strata_context_set_cache_limit", c_int, (context_p, c_size_t, error_p)),
     ("strata_context_cache_info", c_int, (context_p, POINTER(c_size_t), POINTER(c_size_t), error_p)),
+    ("strata_context_begin_read", c_int, (context_p, error_p)),
+    ("strata_context_end_read", c_int, (context_p, error_p)),
     ("strata_context_related", models_p, (context_p, model_p, c_char_p, size_p, error_p)),
     ("strata_context_dictionary", json_p, (context_p, model_p, error_p)),
     ("strata_context_dictionary_depth", json_p, (context_p, model_p, c_int, error_p)),

@@ -8,7 +8,7 @@ import sqlite3
 import tempfile
 from contextlib import closing
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import pytest
 
@@ -27,8 +27,20 @@ def _injectors(spec: Optional[Dict[str, Any]]) -> Dict[str, Callable[[Any, Any],
     return out
 
 
+# the read blocks (``with ctx.reading()``) a case's "read" steps hold open, by context
+_read_blocks: Dict[int, List[Any]] = {}
+
+
 def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
-    if "import" in step:
+    if "read" in step:
+        blocks = _read_blocks.setdefault(id(context), [])
+        if step["read"] == "begin":
+            block = context.reading()
+            block.__enter__()
+            blocks.append(block)
+        else:
+            blocks.pop().__exit__(None, None, None)
+    elif "import" in step:
         options = step.get("options", {})
         orphans = options.get("delete_orphans")
         rule: Optional[Dict[str, Any]] = None
@@ -150,6 +162,7 @@ def _run_graph_steps(case: Dict[str, Any], schema_doc: Any, cache: Optional[int]
                 target = other if step.get("other") else context
                 assert target is not None
                 if step.get("reopen"):
+                    _read_blocks.clear()
                     context.close()
                     if other is not None:
                         other.close()
@@ -172,6 +185,7 @@ def _run_graph_steps(case: Dict[str, Any], schema_doc: Any, cache: Optional[int]
                 except strata.StrataError as exc:
                     pytest.fail(f"{label}: graph invariants broken:\n{exc}")
         finally:
+            _read_blocks.clear()
             context.close()
             if other is not None:
                 other.close()

@@ -338,3 +338,38 @@ def test_the_cache_holds_at_most_its_limit_between_calls(tmp_path: Path) -> None
         assert memory.cached == memory.count("Post") + memory.count("User") + memory.count("Tag")
 
 
+
+
+def test_a_read_block_reads_one_snapshot_and_ends_however_it_is_left(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx, schema.context(path) as writer:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+        with pytest.raises(RuntimeError):
+            with ctx.reading() as same:
+                assert same is ctx
+                assert ctx.count("Post") == 3
+                writer.import_("Post", {"data": {"posts": [{"id": 4, "title": "Later", "author": 7}]}})
+                assert ctx.count("Post") == 3 and ctx.get("Post", 4) is None
+                assert [p.key for p in ctx.get("User", 7)["posts"]] == [1, 2]
+                with ctx.reading():  # nested: the same snapshot
+                    assert ctx.query("Post", {"author": 7}, order_by=["id"])[-1].key == 2
+                assert ctx.get("Post", 4) is None
+                raise RuntimeError("leaves the block")
+        # the block ended with the exception: the writer's post is seen
+        assert ctx.count("Post") == 4 and [p.key for p in ctx.get("User", 7)["posts"]] == [1, 2, 4]
+        ctx.check()
+    # a context closed inside its block ends it quietly; a closed context opens none
+    ctx = schema.context(path)
+    with ctx.reading():
+        assert ctx.get("User", 8)["login"] == "bob"
+        ctx.close()
+    with pytest.raises(ValueError, match="closed"):
+        with ctx.reading():
+            pass
+    # in memory a block changes nothing
+    with schema.context() as memory:
+        memory.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+        with memory.reading():
+            memory.import_("Post", {"data": {"posts": [{"id": 4, "title": "Later", "author": 7}]}})
+            assert memory.count("Post") == 4
