@@ -287,6 +287,10 @@ static void remove_files(void) {
    the records used last (the others become faults again or leave). */
 static int cache_none;
 static int cache_small;
+/* Byte 0 bit 4: every context runs inside a read block (strata_context_begin_read)
+   from its opening to its close: each import ends the block's snapshot, and
+   the reads after it take a new one. */
+static int read_block;
 
 /* Opens a context on `file_path` (NULL: in memory), its cache as the input says. */
 static strata_context_t *open_graph(strata_schema_t *loaded, const char *file_path, strata_error_t *err) {
@@ -294,6 +298,8 @@ static strata_context_t *open_graph(strata_schema_t *loaded, const char *file_pa
     if (made != NULL && file_path != NULL && (cache_none || cache_small) &&
         strata_context_set_cache_limit(made, cache_none ? 0 : 3, err) != 0)
         broken("the cache limit cannot be set", NULL);
+    if (made != NULL && read_block && strata_context_begin_read(made, err) != 0)
+        broken("a read block cannot be opened", NULL);
     return made;
 }
 
@@ -323,6 +329,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 0 && (data[0] & 2)) {
         cache_none = (data[0] >> 2) & 1;
         cache_small = (data[0] >> 3) & 1;
+        read_block = (data[0] >> 4) & 1;
         file = (int)(next(&in) & 1);
         gen_run(&in, file);
         return 0;
@@ -337,6 +344,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     cache_none = size > 0 && ((data[0] >> 2) & 1);
     cache_small = size > 0 && ((data[0] >> 3) & 1);
+    read_block = size > 0 && ((data[0] >> 4) & 1);
     file = (int)(next(&in) & 1);
     trace(file ? (cache_none ? "open a context on an SQLite file, caching nothing between calls"
                              : "open a context on an SQLite file")

@@ -37,6 +37,9 @@ do {
       }}
       """#)
   let store = try GraphStore(path: arguments[1], schema: schema)
+  // SQLite's page cache smaller than the transaction (2 MiB, SQLite's own
+  // default; Strata sets 16 MiB), so uncommitted pages reach the WAL file
+  try store.connection.execute("PRAGMA cache_size=-2000")
   var changes: [GraphStore.JSONChange] = []
   for key in 0..<50 {
     let body: JSON? =

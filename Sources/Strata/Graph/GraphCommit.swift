@@ -14,11 +14,11 @@ enum GraphCommit {
   }
 
   /// The body a record is stored with: its model, whether it is a stub, and
-  /// its canonical values (relationships as keys). With `keptLinks`, the
-  /// list of each to-many relationship named there holds its targets from
-  /// that position on only (the file holds the ones before).
-  static func body(_ state: RecordState, keptLinks: [String: Int] = [:]) -> JPtr? {
-    guard let body = json_object(), let values = values(state.object, keptLinks: keptLinks) else {
+  /// its canonical values (relationships as keys). With `dropping`, the
+  /// list of each to-many relationship named there leaves out that many
+  /// first keys its object shows (the file holds them).
+  static func body(_ state: RecordState, dropping: [String: Int] = [:]) -> JPtr? {
+    guard let body = json_object(), let values = values(state.object, dropping: dropping) else {
       return nil
     }
     JValue.setNew(body, "model", JValue.makeString(state.model.name) ?? json_null())
@@ -28,9 +28,9 @@ enum GraphCommit {
   }
 
   /// The canonical dictionary of a committed object (as `dictionary(archive:
-  /// true)`), the to-many lists named in `keptLinks` from their position on.
-  private static func values(_ object: ModelObject, keptLinks: [String: Int]) -> JPtr? {
-    if keptLinks.isEmpty { return object.dictionary(archive: true) }
+  /// true)`), the to-many lists named in `dropping` without as many first keys.
+  private static func values(_ object: ModelObject, dropping: [String: Int]) -> JPtr? {
+    if dropping.isEmpty { return object.dictionary(archive: true) }
     guard let out = json_object() else { return nil }
     if object.type.isSubtype, let tag = JValue.makeString(object.type.name) {
       JValue.setNew(out, "$type", tag)
@@ -39,7 +39,7 @@ enum GraphCommit {
     for index in 0..<min(properties.count, object.slots.count) {
       let slot = object.slots[index]
       let value: JPtr?
-      if let start = keptLinks[properties[index].name], case .array(let elements) = slot {
+      if let start = dropping[properties[index].name], case .array(let elements) = slot {
         guard let list = json_array() else { return nil }
         for element in elements.dropFirst(start) {
           _ = json_array_append_new(list, Serializer.canonical(element, archive: true) ?? json_null())
@@ -56,18 +56,35 @@ enum GraphCommit {
     return out
   }
 
-  /// For each to-many relationship of a record, how many first targets of
-  /// its new list the committed one has in the same places: the file holds
-  /// them already (an import that adds a post to a long list writes one row).
-  static func keptLinks(from old: RecordState, to new: RecordState) -> [String: Int] {
-    var kept: [String: Int] = [:]
+  /// For each to-many relationship of a record, the first targets of its
+  /// new list that the committed one has in the same places, which the
+  /// file holds already (an import that adds a post to a long list writes
+  /// one row): `start`, how many they are (the position of the first link
+  /// row to write), and `drop`, how many of them the new object shows (a
+  /// list with targets of the file unread shows the held ones only).
+  static func keptLinks(from old: RecordState, to new: RecordState) -> [String: (drop: Int, start: Int)] {
+    var kept: [String: (drop: Int, start: Int)] = [:]
     for index in new.model.relations where index < new.links.count && index < old.links.count {
       guard case .many(let after) = new.links[index], case .many(let before) = old.links[index],
         index < old.model.properties.count,
         old.model.properties[index].name == new.model.properties[index].name
       else { continue }
-      let same = before.sharedPrefix(with: after)
-      if same > 0 { kept[new.model.properties[index].name] = same }
+      let name = new.model.properties[index].name
+      if after.unread == 0 {
+        // a whole new list: kept only against a whole committed one
+        let same = before.unread == 0 ? before.sharedPrefix(with: after) : 0
+        if same > 0 { kept[name] = (same, same) }
+      } else if before.unread == after.unread {
+        kept[name] = (before.sharedPrefix(with: after), after.unread + before.sharedPrefix(with: after))
+      } else if before.unread == 0 && before.count >= after.unread {
+        // the committed list was read since: its targets after the unread ones against the held
+        var same = 0
+        let tail = before.items.dropFirst(after.unread)
+        for (old, new) in zip(tail, after.items) where old === new { same += 1 }
+        kept[name] = (same, after.unread + same)
+      } else {
+        kept[name] = (0, after.unread)
+      }
     }
     return kept
   }
@@ -84,7 +101,8 @@ enum GraphCommit {
       switch (old.links[index], new.links[index]) {
       case (.absent, .absent), (.null, .null): continue
       case (.one(let a), .one(let b)) where a === b: continue
-      case (.many(let a), .many(let b)) where a.count == b.count && a.sharedPrefix(with: b) == a.count:
+      case (.many(let a), .many(let b))
+      where a.unread == b.unread && a.count == b.count && a.sharedPrefix(with: b) == a.count:
         continue
       default: return false
       }
@@ -126,12 +144,14 @@ enum GraphCommit {
       for (record, state) in finished {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
-          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.state, to: state)
-          guard let body = body(state, keptLinks: kept) else {
+          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.storedState, to: state)
+          guard let body = body(state, dropping: kept.mapValues(\.drop)) else {
             throw StrataError(code: .oom, message: "cannot write the record \(record.key): out of memory")
           }
           bodies.append(body)
-          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: body, keptLinks: kept))
+          changes.append(
+            GraphStore.Change(
+              model: root, key: record.keyJSON, body: body, keptLinks: kept.mapValues(\.start)))
         } else if !transaction.isNewlyMade(record) {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
         }
@@ -147,7 +167,7 @@ enum GraphCommit {
     for (record, finishedState) in finished {
       if var state = finishedState {
         // the committed links into the record, changed in place (a draft holds none)
-        swap(&state.incoming, &record.state.incoming)
+        swap(&state.incoming, &record.storedState.incoming)
         if record.incomingKnown, let change = transaction.incomingChanges[ObjectIdentifier(record)] {
           state.incoming.subtract(change.removed)
           state.incoming.formUnion(change.added)
@@ -157,14 +177,15 @@ enum GraphCommit {
           let name = state.model.name
           if created[name] == nil { counts.created.append((name, 0)) }
           created[name, default: 0] += 1
-        } else if record.state.isStub != state.isStub || !sameValues(record.state, state) {
+        } else if record.storedState.isStub != state.isStub || !sameValues(record.storedState, state) {
           counts.changed.append(record)
         }
-        record.state = state
+        record.storedState = state
+        record.pendingLists = state.hasPendingLists
         record.lastUse = memory.generation
       } else {
         if !transaction.isNewlyMade(record) {
-          let name = record.state.model.name
+          let name = record.storedState.model.name
           if deleted[name] == nil { counts.deleted.append((name, 0)) }
           deleted[name, default: 0] += 1
           memory.remove(record.keyRoot, record.key)

@@ -76,7 +76,7 @@ extension GraphContext {
   /// The records the query selects, in order, from the records in memory.
   private func runInMemory(_ query: GraphQuery) -> [GraphRecord] {
     var selected = (memory.index[query.type.keyRoot] ?? [:]).values.filter { record in
-      record.state.model.isSelfOrDescendant(of: query.type) && (query.stubs || !record.state.isStub)
+      record.lazyState.model.isSelfOrDescendant(of: query.type) && (query.stubs || !record.lazyState.isStub)
         && (query.condition.map { QueryEvaluation.holds($0, record) } ?? true)
     }
     if query.order.isEmpty {

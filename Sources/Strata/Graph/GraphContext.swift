@@ -269,6 +269,7 @@ package final class GraphContext: @unchecked Sendable {
         return .failure(StrataError(code: .argument, message: "the cache limit cannot be negative"))
       }
       cacheLimit = records
+      memory.listReadAtOnce = min(16, records / 4)
       if let store { fitCache(store) }
       return .success(())
     }
@@ -415,7 +416,7 @@ package final class GraphContext: @unchecked Sendable {
     var counts: [String: Int] = [:]
     var order: [String] = []
     for record in records {
-      let name = record.state.model.name
+      let name = record.lazyState.model.name
       if counts[name] == nil { order.append(name) }
       counts[name, default: 0] += 1
     }
@@ -626,7 +627,7 @@ package final class GraphContext: @unchecked Sendable {
         }
         return .success(
           records.values.reduce(0) {
-            $0 + ($1.state.model.isSelfOrDescendant(of: type) && (stubs || !$1.state.isStub) ? 1 : 0)
+            $0 + ($1.lazyState.model.isSelfOrDescendant(of: type) && (stubs || !$1.lazyState.isStub) ? 1 : 0)
           })
       }
     }

@@ -506,6 +506,7 @@ struct GraphImporter {
     else { return nil }
     var parentDictionary: JPtr? = nil
     if let parent {
+      transaction.wholeLinks(parent.record)  // the injector sees the parent's lists whole
       let state = transaction.state(parent.record)
       parentDictionary = GraphOutput.flatDictionary(state, transaction: transaction)
     }

@@ -89,15 +89,16 @@ final class GraphMemory {
   }
 
   /// The committed record of key space `root` under `key`; on a file, read
-  /// from it when memory does not hold it.
-  func record(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+  /// from it when memory does not hold it (`lazily`: its long lists left
+  /// unread, as `fill`).
+  func record(_ root: Int, _ key: RecordKey, lazily: Bool = false) -> GraphRecord? {
     if let held = index[root]?[key] {
       held.lastUse = generation
       return held
     }
     guard !complete, store != nil else { return nil }
     guard let made = fault(root, key) else { return nil }
-    fill(made, linked: false)
+    fill(made, linked: false, lazily: lazily)
     return made.isEvicted ? nil : made
   }
 
@@ -130,6 +131,7 @@ final class GraphMemory {
   private func makeFault(_ record: GraphRecord) {
     record.storedState = placeholder(record.keyRoot)
     record.isFault = true
+    record.pendingLists = false
     record.source = self
     record.incomingKnown = false
     faults += 1
@@ -147,19 +149,32 @@ final class GraphMemory {
     return made
   }
 
+  /// The longest to-many list a lazy read (`fill(lazily:)`) reads at once;
+  /// a longer one is left unread (`RecordList.unread`) until someone looks
+  /// at it. 16, or less for a cache too small to hold that many targets
+  /// (`GraphContext.setCacheLimit`: a quarter of the limit; 0 for a cache
+  /// of fewer than 4 records, which reads no list it can leave unread).
+  var listReadAtOnce = 16
+
   /// Reads a fault's state from the file. A record the file does not hold
   /// leaves memory (evicted: `record` answers nil); a record that cannot be
   /// read, or that another record links to (`linked`) and the file does
-  /// not hold, sets `failure`.
-  func fill(_ record: GraphRecord, linked: Bool = true) {
-    guard record.isFault else { return }
+  /// not hold, sets `failure`. `lazily`, a to-many list longer than
+  /// `listReadAtOnce` is left unread (`GraphRecord.pendingLists`), for a
+  /// change that only appends to it; otherwise a record holding unread
+  /// lists reads them now (`readLists`).
+  func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false) {
+    if !record.isFault {
+      if record.pendingLists && !lazily { readLists(record) }
+      return
+    }
     record.isFault = false
     record.lastUse = generation
     faults -= 1
     guard let store else { return }
     startReading()
     do throws(StrataError) {
-      guard let state = try read(record, store) else {
+      guard let state = try read(record, store, lazily: lazily) else {
         remove(record.keyRoot, record.key)
         record.isEvicted = true
         if linked {
@@ -174,6 +189,7 @@ final class GraphMemory {
         return
       }
       record.storedState = state
+      record.pendingLists = state.hasPendingLists
     } catch {
       failure = failure ?? error
       remove(record.keyRoot, record.key)
@@ -181,10 +197,57 @@ final class GraphMemory {
     }
   }
 
-  /// The state of `record` as the file holds it, or nil when the file has no such record.
-  private func read(_ record: GraphRecord, _ store: GraphStore) throws(StrataError) -> RecordState? {
+  /// Reads the targets of the file a record's lists left unread (placed
+  /// before the ones held), and shows the whole lists in its committed
+  /// object. A failure sets `failure`, and the lists stay as they were.
+  func readLists(_ record: GraphRecord) {
+    guard record.pendingLists, let store else { return }
+    startReading()
+    var state = record.storedState
     let root = schema.models[record.keyRoot]
-    guard let body = try store.get(model: root.name, key: record.keyJSON) else { return nil }
+    do throws(StrataError) {
+      for index in state.links.indices where state.links[index].isPending {
+        guard case .many(let held) = state.links[index], index < state.model.properties.count,
+          let relation = state.model.properties[index].relation, relation.target < schema.models.count
+        else { continue }
+        let name = state.model.properties[index].name
+        let keys = try store.linkTargets(model: root.name, key: record.keyJSON, property: name)
+        guard keys.count >= held.unread else {
+          throw StrataError(
+            code: .io,
+            message:
+              "the graph file changed under the cache: the '\(root.name)' record \(record.key) holds \(keys.count) targets through '\(name)', not \(held.unread) or more"
+          )
+        }
+        let targetRoot = schema.models[relation.target].keyRoot
+        var whole = RecordList()
+        for key in keys.prefix(held.unread) {
+          guard let target = fault(targetRoot, key) else {
+            throw StrataError(code: .oom, message: "out of memory")
+          }
+          whole.append(target)
+        }
+        for target in held.items { whole.append(target) }
+        state.links[index] = .many(whole)
+      }
+    } catch {
+      failure = failure ?? error
+      return
+    }
+    record.storedState = state
+    record.pendingLists = false
+    _ = GraphOutput.materializeInPlace(record.storedState)
+  }
+
+  /// The state of `record` as the file holds it, or nil when the file has no such record.
+  private func read(_ record: GraphRecord, _ store: GraphStore, lazily: Bool) throws(StrataError)
+    -> RecordState?
+  {
+    let root = schema.models[record.keyRoot]
+    guard
+      let (body, unread) = try store.get(
+        model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
+    else { return nil }
     defer { JValue.release(body) }
     guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
       let values = json_object_get(body, "values"), JValue.isObject(values),
@@ -232,6 +295,10 @@ final class GraphMemory {
       case .null: state.links[index] = .null
       case .one(let key): state.links[index] = .one(try target(key))
       case .many(let keys):
+        if let count = unread[model.properties[index].name], count > 0 {
+          state.links[index] = .many(RecordList(unread: count))
+          continue
+        }
         var list = RecordList()
         for key in keys { list.append(try target(key)) }
         state.links[index] = .many(list)
@@ -250,7 +317,7 @@ final class GraphMemory {
   /// yet: the records whose foreign-key columns or link rows hold its key.
   func ensureIncoming(_ record: GraphRecord) {
     guard !record.incomingKnown else { return }
-    fill(record)  // a fault's state, read now, would replace what is set here
+    fill(record, lazily: true)  // a fault's state, read now, would replace what is set here
     record.incomingKnown = true
     guard let store else { return }
     startReading()
@@ -260,8 +327,8 @@ final class GraphMemory {
       for referrer in store.referrers(to: target, schema: schema) {
         guard case .success(let ownerType) = schema.modelType(referrer.table.name) else { continue }
         for key in try store.owners(referrer, target: target, key: record.key) {
-          guard let owner = self.record(ownerType.keyRoot, key) else { continue }
-          guard let property = owner.state.model.propertyIndex[referrer.property] else { continue }
+          guard let owner = self.record(ownerType.keyRoot, key, lazily: true) else { continue }
+          guard let property = owner.lazyState.model.propertyIndex[referrer.property] else { continue }
           incoming.insert(Incoming(record: owner, property: property))
         }
       }

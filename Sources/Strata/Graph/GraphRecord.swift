@@ -14,16 +14,34 @@ package final class GraphRecord: RecordIdentity {
   /// committed yet, its first state). A fault (a record of a file known by
   /// its key, not read yet) is read from the file on first use
   /// (`GraphMemory.fill`).
+  ///
+  /// Reading it also reads the to-many lists the record holds unread
+  /// (`pendingLists`): whoever reads `state` sees every list whole.
   var state: RecordState {
     _read {
-      if isFault { source?.fill(self) }
+      if isFault || pendingLists { source?.fill(self) }
       yield storedState
     }
     _modify {
-      if isFault { source?.fill(self) }
+      if isFault || pendingLists { source?.fill(self) }
       yield &storedState
     }
   }
+  /// The committed state with its to-many lists as held: a list read
+  /// lazily (`RecordList.unread`) holds only the targets added after the
+  /// file's. For the import's paths that only append to lists (an inverse
+  /// gaining a record) and look at attributes: they need not read a long
+  /// list, so a list that grows by one costs the same at any length.
+  var lazyState: RecordState {
+    _read {
+      if isFault { source?.fill(self, lazily: true) }
+      yield storedState
+    }
+  }
+  /// True when a to-many list of `storedState` holds targets of the file
+  /// unread (`RecordList.unread`), and its committed object shows only the
+  /// targets held: `state` reads them first.
+  var pendingLists = false
   /// The state, or a fault's placeholder.
   var storedState: RecordState
   /// True while the record is a fault: its state is read on first use.
@@ -66,6 +84,7 @@ package final class GraphRecord: RecordIdentity {
     storedState.links = []
     storedState.incoming = []
     isFault = false
+    pendingLists = false
     isDeleted = true
   }
 
@@ -75,6 +94,7 @@ package final class GraphRecord: RecordIdentity {
     storedState.links = []
     storedState.incoming = []
     isFault = false
+    pendingLists = false
     isEvicted = true
   }
 }
@@ -103,6 +123,13 @@ struct Incoming: Hashable {
 /// 100,000 posts that gains one post therefore copies nothing, and the
 /// committed list and the draft share every element; removing an element,
 /// or appending to a copy that is not the longest, copies first.
+///
+/// A list read lazily from a file (`unread` > 0) holds only the targets
+/// added after the file's first `unread` ones, which are not read: it can
+/// grow (an inverse that gains a record) without being read. Anything that
+/// looks at the whole list reads them first (`GraphRecord.state`,
+/// `GraphTransaction.wholeLinks`); `items`, `contains` and `sharedPrefix`
+/// see the held targets only.
 struct RecordList {
   /// The shared buffer: the elements, and the position of each in it.
   private final class Storage {
@@ -113,8 +140,13 @@ struct RecordList {
   private var storage = Storage()
   /// The number of elements of this list (a prefix of the buffer).
   private(set) var count = 0
+  /// How many targets the file holds before the held ones, not read.
+  private(set) var unread = 0
 
   init() {}
+
+  /// A list of `unread` targets in the file, none read yet.
+  init(unread: Int) { self.unread = unread }
 
   init<S: Sequence>(_ records: S) where S.Element == GraphRecord {
     for record in records { append(record) }
@@ -140,8 +172,9 @@ struct RecordList {
   /// Removes `record` wherever it is.
   mutating func remove(_ record: GraphRecord) {
     guard contains(record) else { return }
-    let kept = items.filter { $0 !== record }
-    self = RecordList(kept)
+    var kept = RecordList(items.filter { $0 !== record })
+    kept.unread = unread
+    self = kept
   }
 
   /// How many first elements this list and `other` have in common.
@@ -170,6 +203,12 @@ enum Link {
   case null
   case one(GraphRecord)
   case many(RecordList)
+
+  /// True for a to-many list with targets of the file not read yet.
+  var isPending: Bool {
+    if case .many(let list) = self { return list.unread > 0 }
+    return false
+  }
 
   /// The records linked, in order.
   var records: ArraySlice<GraphRecord> {
@@ -204,4 +243,7 @@ struct RecordState {
     self.incoming = []
     self.isStub = isStub
   }
+
+  /// True when a to-many list holds targets of the file unread (`Link.isPending`).
+  var hasPendingLists: Bool { links.contains { $0.isPending } }
 }

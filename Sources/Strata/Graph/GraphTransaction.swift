@@ -55,15 +55,45 @@ struct GraphTransaction {
   /// The record of key space `root` under `key`, as this transaction sees it.
   func lookup(_ root: Int, _ key: RecordKey) -> GraphRecord? {
     if let made = created[root]?[key] { return made }
-    guard let record = memory.record(root, key), !deleted.contains(ObjectIdentifier(record)) else {
+    guard let record = memory.record(root, key, lazily: true), !deleted.contains(ObjectIdentifier(record))
+    else {
       return nil
     }
     return record
   }
 
-  /// A record's state as this transaction sees it.
+  /// A record's state as this transaction sees it. Its to-many lists may
+  /// hold targets of the file unread (`RecordList.unread`): what looks at a
+  /// whole list reads it first (`wholeLinks`).
   func state(_ record: GraphRecord) -> RecordState {
-    drafts[ObjectIdentifier(record)] ?? record.state
+    drafts[ObjectIdentifier(record)] ?? record.lazyState
+  }
+
+  /// Reads the targets of the file that `record`'s lists (committed and
+  /// draft) left unread, so that its lists as this transaction sees them
+  /// are whole. A draft's list is the committed one with targets appended:
+  /// the whole committed list, then the targets appended by this
+  /// transaction.
+  mutating func wholeLinks(_ record: GraphRecord) {
+    let id = ObjectIdentifier(record)
+    guard let draft = drafts[id], draft.hasPendingLists else {
+      if record.pendingLists { memory.readLists(record) }
+      return
+    }
+    memory.readLists(record)
+    guard !record.pendingLists else { return }  // the read failed (memory.failure): the call fails
+    let committed = record.storedState.links
+    var changed = draft
+    for index in changed.links.indices where changed.links[index].isPending {
+      guard case .many(let appended) = changed.links[index], index < committed.count,
+        case .many(let whole) = committed[index]
+      else { continue }
+      var list = whole
+      // the draft holds the committed targets that follow the unread ones, then its own
+      for target in appended.items.dropFirst(max(whole.count - appended.unread, 0)) { list.append(target) }
+      changed.links[index] = .many(list)
+    }
+    drafts[id] = changed
   }
 
   /// True when `record` was made by this transaction (and not deleted by it).
@@ -80,8 +110,8 @@ struct GraphTransaction {
   /// The links into `record` as this transaction sees them.
   func incoming(_ record: GraphRecord) -> Set<Incoming> {
     memory.ensureIncoming(record)
-    guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.state.incoming }
-    return record.state.incoming.subtracting(change.removed).union(change.added)
+    guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.lazyState.incoming }
+    return record.lazyState.incoming.subtracting(change.removed).union(change.added)
   }
 
   /// Notes the link `entry` into `record`.
@@ -104,12 +134,12 @@ struct GraphTransaction {
   mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
     let id = ObjectIdentifier(record)
     if drafts[id] == nil {
-      var draft = record.state
+      var draft = record.lazyState
       draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
       drafts[id] = draft
       touched.append(record)
     }
-    change(&drafts[id, default: record.state])
+    change(&drafts[id, default: record.lazyState])
   }
 
   /// Replaces the draft's attribute object with one the draft owns.
@@ -172,6 +202,7 @@ struct GraphTransaction {
   mutating func setMany(
     _ record: GraphRecord, _ property: Int, _ targets: [GraphRecord]?, policy: ListPolicy
   ) {
+    if link(record, property).isPending { wholeLinks(record) }
     let old = link(record, property).records
     if let targets, policy == .replace, targets.count == old.count,
       zip(targets, old).allSatisfy({ $0 === $1 })
@@ -278,6 +309,7 @@ struct GraphTransaction {
         emptied.append((record, property, target))
       }
     case .many:
+      if link(record, property).isPending { wholeLinks(record) }
       // the membership test lets go of its copy of the list before the edit
       guard listHolds(record, property, target) else { return }
       edit(record) { state in
@@ -302,6 +334,7 @@ struct GraphTransaction {
   /// records its `orphans: delete` relationships held become candidates.
   mutating func delete(_ record: GraphRecord) {
     guard !isDeleted(record) else { return }
+    wholeLinks(record)
     let current = state(record)
     for property in current.model.relations where property < current.links.count {
       let targets = current.links[property].records

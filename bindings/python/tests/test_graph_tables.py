@@ -373,3 +373,41 @@ def test_a_read_block_reads_one_snapshot_and_ends_however_it_is_left(tmp_path: P
         with memory.reading():
             memory.import_("Post", {"data": {"posts": [{"id": 4, "title": "Later", "author": 7}]}})
             assert memory.count("Post") == 4
+
+
+def test_a_long_list_grows_without_being_read(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx:
+        ctx.import_("Post", {"data": {"posts": [
+            {"id": i, "title": f"p{i}", "author": {"id": 7, "login": "ann"}} for i in range(40)]}})
+    # damage a link row past the first 16 of the author's list (all a lazy read looks at), behind Strata's back
+    db = sqlite3.connect(path)
+    db.execute("UPDATE \"User.posts\" SET target = 'not a key' WHERE owner = 7 AND position = 30")
+    db.commit()
+    db.close()
+    with schema.context(path) as ctx, schema.context(path) as reader:
+        # a new post by the author appends a row to the list without reading it: the damage is not met
+        ctx.import_("Post", {"data": {"posts": [{"id": 40, "title": "new", "author": {"id": 7, "login": "ann"}}]}})
+        ctx.import_("Post", {"data": {"posts": [{"id": 41, "title": "newer", "author": 7}]}})
+        assert ctx.count("Post") == 42
+        rows = sqlite3.connect(path).execute(
+            'SELECT position, target FROM "User.posts" WHERE owner = 7 ORDER BY position').fetchall()
+        assert rows[-2:] == [(40, 40), (41, 41)] and len(rows) == 42
+        # whoever reads the list meets the damage, with an io error naming it
+        for context in (ctx, reader):
+            with pytest.raises(strata.StrataError, match="User.posts|does not hold keys") as raised:
+                context.get("User", 7)["posts"]
+            assert raised.value.errors[0]["code"] == "io"
+    # repaired, the list reads whole, in order, and changes in the middle work
+    db = sqlite3.connect(path)
+    db.execute("UPDATE \"User.posts\" SET target = 30 WHERE owner = 7 AND position = 30")
+    db.commit()
+    db.close()
+    with schema.context(path) as ctx:
+        ctx.import_("Post", {"data": {"posts": [{"id": 42, "title": "again", "author": 7}]}})
+        ctx.import_("Post", {"data": {"posts": [{"id": 3, "title": "moved", "author": {"id": 8, "login": "bob"}}]}})
+        ctx.delete(ctx.get("Post", 10))
+        ctx.check()
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == [i for i in range(43) if i not in (3, 10)]
+        assert [p.key for p in ctx.get("User", 8)["posts"]] == [3]

@@ -69,15 +69,55 @@ extension GraphStore {
   /// The body of the record of `model` under `key` (borrowed), as a new
   /// reference; nil when there is none.
   package func get(model: String, key: JPtr) throws(StrataError) -> JPtr? {
-    guard let layout = readLayout else { return try format1Get(model: model, key: key) }
+    try get(model: model, key: key, listsUpTo: nil)?.body
+  }
+
+  /// The body of the record of `model` under `key` (borrowed), as a new
+  /// reference, or nil when there is none. With `listsUpTo`, a to-many
+  /// list longer than that is not read: the body holds an empty list for
+  /// it, and `unread` its length by property name (format 1 files are
+  /// read whole).
+  package func get(model: String, key: JPtr, listsUpTo limit: Int?) throws(StrataError) -> (
+    body: JPtr, unread: [String: Int]
+  )? {
+    guard let layout = readLayout else {
+      return try format1Get(model: model, key: key).map { ($0, [:]) }
+    }
     guard let table = layout.table(model), let recordKey = RecordKey(json: key),
       let cells = RecordRows.cells(recordKey, parts: table.keyParts)
     else { return nil }
-    var found: JPtr? = nil
-    try readRows(table, in: layout, where: cells) { (_, body) throws(StrataError) in
-      found = JValue.retain(body)
+    var found: (JPtr, [String: Int])? = nil
+    try readRows(table, in: layout, where: cells, listsUpTo: limit) { (_, body, unread) throws(StrataError) in
+      found = (JValue.retain(body), unread)
     }
     return found
+  }
+
+  /// The targets of the to-many `property` of the record of `model` under
+  /// `key`, in order (the list's link rows).
+  func linkTargets(model: String, key: JPtr, property: String) throws(StrataError) -> [RecordKey] {
+    guard let layout = readLayout, let table = layout.table(model), let stored = table.property(property),
+      case .toMany(let target, let name) = stored.storage, let targetTable = layout.table(target),
+      let recordKey = RecordKey(json: key), let cells = RecordRows.cells(recordKey, parts: table.keyParts),
+      let sql = statements.reading(table, in: layout, byKey: true).links.first(where: {
+        $0.property == property
+      })?
+      .sql
+    else { return [] }
+    let width = Int32(table.keyColumns.count)
+    let total = width + Int32(targetTable.keyColumns.count)
+    var targets: [RecordKey] = []
+    try connection.withStatement(sql) { (statement) throws(StrataError) in
+      try statement.bind(1, cells: cells)
+      while try statement.step() {
+        let cells = (width..<total).map(statement.cell)
+        guard let targetKey = RecordRows.key(cells[...], parts: targetTable.keyParts) else {
+          throw RecordRows.damaged("a row of '\(name)' does not hold keys")
+        }
+        targets.append(targetKey)
+      }
+    }
+    return targets
   }
 
   /// The number of records of `model`.
@@ -104,7 +144,7 @@ extension GraphStore {
     guard let layout = readLayout else { return try format1LoadAll(model: model) }
     guard let table = layout.table(model) else { return [] }
     var records: [(RecordKey, StoredRecord)] = []
-    try readRows(table, in: layout, where: nil) { (key, body) throws(StrataError) in
+    try readRows(table, in: layout, where: nil) { (key, body, _) throws(StrataError) in
       guard let keyJSON = key.makeJSON() else { throw StrataError(code: .oom, message: "out of memory") }
       let text: String
       do throws(StrataError) { text = try CanonicalJSON.text(keyJSON, what: "a key") } catch {
@@ -142,29 +182,44 @@ extension GraphStore {
 
   /// Reads the rows of `table` (all, or the one whose key cells are `key`)
   /// with their links, and calls `body` with each record's key and body
-  /// (borrowed for the call).
+  /// (borrowed for the call), and the lengths of the lists it left unread:
+  /// with `listsUpTo` (one record only), a list longer than that is not
+  /// read (its body holds an empty list).
   private func readRows(
-    _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?,
-    _ body: (RecordKey, JPtr) throws(StrataError) -> Void
+    _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?, listsUpTo limit: Int? = nil,
+    _ body: (RecordKey, JPtr, [String: Int]) throws(StrataError) -> Void
   ) throws(StrataError) {
     let reading = statements.reading(table, in: layout, byKey: key != nil)
     var links: [String: [RecordKey: [RecordKey]]] = [:]
-    for (property, sql) in reading.links {
+    var unread: [String: Int] = [:]
+    for (number, (property, sql)) in reading.links.enumerated() {
       guard let stored = table.property(property), case .toMany(let target, let name) = stored.storage,
         let targetTable = layout.table(target)
       else { continue }
       let width = Int32(table.keyColumns.count)
       let total = width + Int32(targetTable.keyColumns.count)
       var byOwner: [RecordKey: [RecordKey]] = [:]
-      try connection.withStatement(sql) { (statement) throws(StrataError) in
+      var rows = 0
+      let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         if let key { try statement.bind(1, cells: key) }
         while try statement.step() {
+          rows += 1
+          if let limit, key != nil, rows > limit { return true }
           let cells = (0..<total).map(statement.cell)
           guard let owner = RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
             let targetKey = RecordRows.key(cells[Int(width)...], parts: targetTable.keyParts)
           else { throw RecordRows.damaged("a row of '\(name)' does not hold keys") }
           byOwner[owner, default: []].append(targetKey)
         }
+        return false
+      }
+      if long, let key, number < reading.counts.count {
+        unread[property] = try connection.withStatement(reading.counts[number]) {
+          (statement) throws(StrataError) -> Int in
+          try statement.bind(1, cells: key)
+          return try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
+        }
+        byOwner = [:]
       }
       links[property] = byOwner
     }
@@ -185,7 +240,7 @@ extension GraphStore {
         for (name, byOwner) in links { own[name] = byOwner[recordKey] }
         let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)
         defer { JValue.release(made) }
-        try body(recordKey, made)
+        try body(recordKey, made, unread)
       }
     }
   }

@@ -128,6 +128,7 @@ package final class SQLiteConnection {
   private func configure() throws(StrataError) {
     // Touch the schema: a file that is not SQLite fails here, at open, not later.
     try execute("SELECT count(*) FROM sqlite_master")
+    try execute("PRAGMA cache_size=-16384")
     guard !isMemory, mode == .readWrite || mode == .readWriteCreate, !isReadOnly else { return }
     let journal = try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
       try statement.step() ? (statement.text(0) ?? "") : ""

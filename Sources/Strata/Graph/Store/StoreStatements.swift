@@ -59,6 +59,9 @@ struct StoreStatements {
     /// For each to-many property (in order): its name and the SELECT of
     /// owner and target key columns, ordered by owner and position.
     var links: [(property: String, sql: String)]
+    /// For each to-many property (in order, one record's readings only):
+    /// the SELECT of the number of the owner's link rows (its last position + 1).
+    var counts: [String] = []
   }
 
   private var readings: [String: Reading] = [:]
@@ -71,6 +74,7 @@ struct StoreStatements {
     let name = (byKey ? "1:" : "*:") + table.name
     if let made = readings[name] { return made }
     var links: [(property: String, sql: String)] = []
+    var counts: [String] = []
     for property in table.properties {
       guard case .toMany(_, let link) = property.storage else { continue }
       let columns = GraphStore.linkColumns(table, property, in: layout)
@@ -79,12 +83,18 @@ struct StoreStatements {
       if byKey { sql += " WHERE \(SQLText.equalAll(owners))" }
       sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
       links.append((property.name, sql))
+      if byKey {
+        // positions run from 0 without gaps: the largest one is found in the key's index
+        counts.append(
+          "SELECT coalesce(max(position) + 1, 0) FROM \(SQLText.quoted(link)) WHERE \(SQLText.equalAll(owners))"
+        )
+      }
     }
     let keyNames = table.keyColumns.map(\.name)
     let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
     var rows = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
     if byKey { rows += " WHERE \(SQLText.equalAll(keyNames))" }
-    let made = Reading(rows: rows, links: links)
+    let made = Reading(rows: rows, links: links, counts: counts)
     readings[name] = made
     return made
   }
