@@ -138,20 +138,17 @@ enum GraphCommit {
       finished.append((record, state))
     }
     if let store {
-      var bodies: [JPtr] = []
-      defer { for body in bodies { JValue.release(body) } }
       var changes: [GraphStore.Change] = []
       for (record, state) in finished {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
           let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.storedState, to: state)
-          guard let body = body(state, dropping: kept.mapValues(\.drop)) else {
-            throw StrataError(code: .oom, message: "cannot write the record \(record.key): out of memory")
-          }
-          bodies.append(body)
+          // the row is made from the committed object (as from `body(state, dropping:)`)
           changes.append(
             GraphStore.Change(
-              model: root, key: record.keyJSON, body: body, keptLinks: kept.mapValues(\.start)))
+              model: root, key: record.keyJSON, object: state.object, stub: state.isStub,
+              dropping: kept.mapValues(\.drop), keptLinks: kept.mapValues(\.start),
+              isNew: transaction.isNewlyMade(record)))
         } else if !transaction.isNewlyMade(record) {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
         }

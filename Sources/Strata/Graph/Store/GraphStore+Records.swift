@@ -18,13 +18,35 @@ extension GraphStore {
     /// holds already, in order: N; the body's list of such a property holds
     /// the targets from position N on, and only those are written.
     package var keptLinks: [String: Int]
+    /// True when the file holds no row of the record yet (made by this
+    /// write): no old link rows to delete.
+    package var isNew: Bool
+    /// Instead of `body`: the record's committed object, whose canonical
+    /// values are the body's values (the to-many lists named in `dropping`
+    /// without as many first keys), a stub when `stub`.
+    var object: ModelObject? = nil
+    var stub = false
+    var dropping: [String: Int] = [:]
 
     /// A change from its parts.
-    package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:]) {
+    package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:], isNew: Bool = false) {
       self.model = model
       self.key = key
       self.body = body
       self.keptLinks = keptLinks
+      self.isNew = isNew
+    }
+
+    /// An upsert of a record from its committed object (no body is made).
+    init(
+      model: String, key: JPtr, object: ModelObject, stub: Bool, dropping: [String: Int],
+      keptLinks: [String: Int],
+      isNew: Bool
+    ) {
+      self.init(model: model, key: key, body: nil, keptLinks: keptLinks, isNew: isNew)
+      self.object = object
+      self.stub = stub
+      self.dropping = dropping
     }
   }
 
@@ -59,6 +81,8 @@ extension GraphStore {
     var key: [SQLCell]
     /// The rows, or nil to delete.
     var row: RecordRows.Row?
+    /// True when the file holds no row of the record yet.
+    var isNew = false
   }
 
   // MARK: reading
@@ -288,10 +312,14 @@ extension GraphStore {
             message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
         }
         var row: RecordRows.Row? = nil
-        if let body = change.body {
+        if let object = change.object {
+          row = try RecordRows.row(
+            table, in: layout, key: key, object: object, stub: change.stub, dropping: change.dropping,
+            keptLinks: change.keptLinks)
+        } else if let body = change.body {
           row = try RecordRows.row(table, in: layout, key: key, body: body, keptLinks: change.keptLinks)
         }
-        prepared.append(PreparedChange(table: table, key: cells, row: row))
+        prepared.append(PreparedChange(table: table, key: cells, row: row, isNew: change.isNew))
       } catch {
         throw StrataError(
           error.errors.map { detail in
@@ -325,7 +353,7 @@ extension GraphStore {
         }
         for (link, written) in zip(sql.links, row.links) {
           let start = written?.start ?? 0
-          try deleteLinks(link, owner: row.key, from: start)
+          if !change.isNew { try deleteLinks(link, owner: row.key, from: start) }
           for (offset, target) in (written?.targets ?? []).enumerated() {
             try connection.withStatement(link.insert) { (statement) throws(StrataError) in
               let next = try statement.bind(1, cells: row.key)

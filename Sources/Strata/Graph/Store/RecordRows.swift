@@ -186,7 +186,69 @@ enum RecordRows {
     guard JValue.isObject(body), let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
       let values = json_object_get(body, "values"), JValue.isObject(values)
     else { throw StrataError(code: .argument, message: "a stored record needs a model and values") }
-    let modelName = JValue.string(modelValue)
+    let stub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+    return try row(
+      table, in: layout, key: key, modelName: JValue.string(modelValue), stub: stub,
+      value: { json_object_get(values, $0) }, members: { body in forEachMember(values, body) },
+      keptLinks: keptLinks)
+  }
+
+  /// The rows of a record whose committed object is `object` (what `row`
+  /// makes of the body `GraphCommit.body` gives it, without making the
+  /// body): the values are the object's canonical values, and each to-many
+  /// list named in `dropping` leaves out that many first keys.
+  static func row(
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, object: ModelObject, stub: Bool,
+    dropping: [String: Int], keptLinks: [String: Int]
+  ) throws(StrataError) -> Row {
+    let type = object.type
+    var made: [JPtr] = []
+    defer { for value in made { JValue.release(value) } }
+    // each value is made when first asked for, and kept until the row is built
+    var byIndex = [JPtr?](repeating: nil, count: type.properties.count)
+    var asked = [Bool](repeating: false, count: type.properties.count)
+    func value(at index: Int) -> JPtr? {
+      guard index < object.slots.count else { return nil }
+      if asked[index] { return byIndex[index] }
+      asked[index] = true
+      var canonical: JPtr?
+      if let drop = dropping[type.properties[index].name], case .array(let elements) = object.slots[index] {
+        canonical = json_array()
+        if let list = canonical {
+          for element in elements.dropFirst(drop) {
+            _ = json_array_append_new(list, Serializer.canonical(element, archive: true) ?? json_null())
+          }
+        }
+      } else {
+        canonical = Serializer.canonical(object.slots[index], archive: true)
+      }
+      if let canonical { made.append(canonical) }
+      byIndex[index] = canonical
+      return canonical
+    }
+    return try row(
+      table, in: layout, key: key, modelName: type.name, stub: stub,
+      value: { name in type.propertyIndex[name].flatMap { value(at: $0) } },
+      members: { body in
+        if type.isSubtype, let tag = JValue.makeString(type.name) {
+          made.append(tag)
+          body("$type", tag)
+        }
+        for index in type.properties.indices {
+          if let present = value(at: index) { body(type.properties[index].name, present) }
+        }
+        if let unknown = object.unknown, json_object_size(unknown) > 0 { body("$unknown", unknown) }
+      },
+      keptLinks: keptLinks)
+  }
+
+  /// The rows of a record from its values: `value` gives a property's
+  /// canonical value by name (borrowed), `members` calls its argument with
+  /// every value the record has (properties and `$type`, `$unknown`).
+  private static func row(
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, modelName: String, stub: Bool,
+    value valueNamed: (String) -> JPtr?, members: ((String, JPtr) -> Void) -> Void, keptLinks: [String: Int]
+  ) throws(StrataError) -> Row {
     guard let model = table.models.first(where: { $0.name == modelName }) else {
       throw StrataError(
         code: .argument, message: "the table '\(table.name)' does not hold records of '\(modelName)'")
@@ -195,17 +257,16 @@ enum RecordRows {
       throw StrataError(
         code: .argument, message: "the key \(key) does not fit the key columns of '\(table.name)'")
     }
-    let stub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
     let owned = model.owns
     var absent: [String] = []
     var kept: [(String, JPtr)] = []
     var columns: [SQLCell] = []
     var links: [(start: Int, targets: [[SQLCell]])?] = []
-    for name in table.keyProperties where json_object_get(values, name) == nil && owned.contains(name) {
+    for name in table.keyProperties where valueNamed(name) == nil && owned.contains(name) {
       absent.append(name)
     }
     for property in table.properties {
-      let value = owned.contains(property.name) ? json_object_get(values, property.name) : nil
+      let value = owned.contains(property.name) ? valueNamed(property.name) : nil
       if value == nil && owned.contains(property.name) { absent.append(property.name) }
       let none = Array(repeating: SQLCell.null, count: property.columns.count)
       switch property.storage {
@@ -247,7 +308,7 @@ enum RecordRows {
         }
       }
     }
-    forEachMember(values) { name, value in
+    members { name, value in
       if name == "$type" && model.tagged && JValue.isString(value) && JValue.string(value) == model.name {
         return
       }
