@@ -202,34 +202,37 @@ public func strata_context_cache_info(
   _ context: OpaquePointer?, _ limit: UnsafeMutablePointer<Int>?, _ held: UnsafeMutablePointer<Int>?,
   _ error: UnsafeMutableRawPointer?
 ) -> Int32 {
-  guard let engine = Handles.context(context) else {
-    ErrorReporting.fail(.argument, "the context is NULL", error)
-    return -1
+  onContext(context, error) { engine in
+    engine.cacheInfo().map { info in
+      limit?.pointee = info.limit
+      held?.pointee = info.held
+    }
   }
-  return engine.cacheInfo().map { info in
-    limit?.pointee = info.limit
-    held?.pointee = info.held
-  }.toC(error)
 }
 
 /// Opens a read block on a context: its calls read one snapshot of the file until the matching end.
 @_cdecl("strata_context_begin_read")
 public func strata_context_begin_read(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {
-  guard let engine = Handles.context(context) else {
-    ErrorReporting.fail(.argument, "the context is NULL", error)
-    return -1
-  }
-  return engine.beginReading().toC(error)
+  onContext(context, error) { $0.beginReading() }
 }
 
 /// Closes the innermost read block of a context.
 @_cdecl("strata_context_end_read")
 public func strata_context_end_read(_ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?) -> Int32 {
+  onContext(context, error) { $0.endReading() }
+}
+
+/// 0 when `body` succeeds on the context behind `context`, else -1 with
+/// `error` filled (a NULL context is an `argument` error).
+private func onContext(
+  _ context: OpaquePointer?, _ error: UnsafeMutableRawPointer?,
+  _ body: (GraphContext) -> Result<Void, StrataError>
+) -> Int32 {
   guard let engine = Handles.context(context) else {
     ErrorReporting.fail(.argument, "the context is NULL", error)
     return -1
   }
-  return engine.endReading().toC(error)
+  return body(engine).toC(error)
 }
 
 /// Checks a context's invariants; 0 when they hold, -1 with the broken ones.
