@@ -210,6 +210,7 @@ struct GraphCheck {
           continue
         }
         if record.isFault { continue }
+        if record.staleObject { cache.showLists(record) }
         let state = record.storedState
         if record.pendingLists != state.hasPendingLists {
           broken(record, "", "the cache's note of its unread lists is wrong")

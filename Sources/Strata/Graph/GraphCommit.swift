@@ -128,9 +128,12 @@ enum GraphCommit {
       var state = transaction.state(record)
       let owned =
         transaction.ownsObject.contains(ObjectIdentifier(record)) && state.object.type === state.model
+      // a long list is written into the object when the object is first
+      // asked for (`GraphRecord.staleObject`), not at every commit that adds to it
       let object =
         owned
-        ? GraphOutput.materializeInPlace(state) : GraphOutput.materialize(state, schema: transaction.schema)
+        ? GraphOutput.materializeInPlace(state, leavingLongLists: true)
+        : GraphOutput.materialize(state, schema: transaction.schema, leavingLongLists: true)
       object.graphRecord = record
       object.recordIsStub = state.isStub
       object.recordSource = memory.owner
@@ -143,12 +146,20 @@ enum GraphCommit {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
           let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.storedState, to: state)
-          // the row is made from the committed object (as from `body(state, dropping:)`)
+          // the row is made from the committed object (as from `body(state, dropping:)`),
+          // its to-many lists from the links (the object may leave long ones out)
+          var lists: [String: [JPtr]] = [:]
+          for index in state.model.relations where index < state.links.count {
+            guard case .many(let list) = state.links[index], index < state.model.properties.count else {
+              continue
+            }
+            let name = state.model.properties[index].name
+            lists[name] = list.items.dropFirst(kept[name]?.drop ?? 0).map(\.keyJSON)
+          }
           changes.append(
             GraphStore.Change(
-              model: root, key: record.keyJSON, object: state.object, stub: state.isStub,
-              dropping: kept.mapValues(\.drop), keptLinks: kept.mapValues(\.start),
-              isNew: transaction.isNewlyMade(record)))
+              model: root, key: record.keyJSON, object: state.object, stub: state.isStub, lists: lists,
+              keptLinks: kept.mapValues(\.start), isNew: transaction.isNewlyMade(record)))
         } else if !transaction.isNewlyMade(record) {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
         }
@@ -179,6 +190,8 @@ enum GraphCommit {
         }
         record.storedState = state
         record.pendingLists = state.hasPendingLists
+        record.staleObject = GraphOutput.hasLongLists(state)
+        record.source = memory
         record.lastUse = memory.generation
       } else {
         if !transaction.isNewlyMade(record) {

@@ -132,6 +132,7 @@ final class GraphMemory {
     record.storedState = placeholder(record.keyRoot)
     record.isFault = true
     record.pendingLists = false
+    record.staleObject = false
     record.source = self
     record.incomingKnown = false
     faults += 1
@@ -166,6 +167,7 @@ final class GraphMemory {
   func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false) {
     if !record.isFault {
       if record.pendingLists && !lazily { readLists(record) }
+      if record.staleObject && !lazily && !record.pendingLists { showLists(record) }
       return
     }
     record.isFault = false
@@ -195,6 +197,13 @@ final class GraphMemory {
       remove(record.keyRoot, record.key)
       record.isEvicted = true
     }
+  }
+
+  /// Writes the long to-many lists a commit left out of the record's
+  /// committed object into it (`GraphRecord.staleObject`).
+  func showLists(_ record: GraphRecord) {
+    _ = GraphOutput.materializeInPlace(record.storedState)
+    record.staleObject = false
   }
 
   /// Reads the targets of the file a record's lists left unread (placed
@@ -236,6 +245,7 @@ final class GraphMemory {
     }
     record.storedState = state
     record.pendingLists = false
+    record.staleObject = false
     _ = GraphOutput.materializeInPlace(record.storedState)
   }
 

@@ -19,11 +19,11 @@ package final class GraphRecord: RecordIdentity {
   /// (`pendingLists`): whoever reads `state` sees every list whole.
   var state: RecordState {
     _read {
-      if isFault || pendingLists { source?.fill(self) }
+      if isFault || pendingLists || staleObject { source?.fill(self) }
       yield storedState
     }
     _modify {
-      if isFault || pendingLists { source?.fill(self) }
+      if isFault || pendingLists || staleObject { source?.fill(self) }
       yield &storedState
     }
   }
@@ -42,6 +42,10 @@ package final class GraphRecord: RecordIdentity {
   /// unread (`RecordList.unread`), and its committed object shows only the
   /// targets held: `state` reads them first.
   var pendingLists = false
+  /// True when the committed object does not show the record's long
+  /// to-many lists yet (a commit leaves them out,
+  /// `GraphOutput.listShownAtCommit`): `state` writes them first.
+  var staleObject = false
   /// The state, or a fault's placeholder.
   var storedState: RecordState
   /// True while the record is a fault: its state is read on first use.
@@ -85,6 +89,7 @@ package final class GraphRecord: RecordIdentity {
     storedState.incoming = []
     isFault = false
     pendingLists = false
+    staleObject = false
     isDeleted = true
   }
 
@@ -95,6 +100,7 @@ package final class GraphRecord: RecordIdentity {
     storedState.incoming = []
     isFault = false
     pendingLists = false
+    staleObject = false
     isEvicted = true
   }
 }

@@ -22,11 +22,12 @@ extension GraphStore {
     /// write): no old link rows to delete.
     package var isNew: Bool
     /// Instead of `body`: the record's committed object, whose canonical
-    /// values are the body's values (the to-many lists named in `dropping`
-    /// without as many first keys), a stub when `stub`.
+    /// values are the body's values, a stub when `stub`; the keys of its
+    /// to-many lists (by name, borrowed) from the first one to write on are
+    /// in `lists`, not in the object.
     var object: ModelObject? = nil
     var stub = false
-    var dropping: [String: Int] = [:]
+    var lists: [String: [JPtr]] = [:]
 
     /// A change from its parts.
     package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:], isNew: Bool = false) {
@@ -39,14 +40,13 @@ extension GraphStore {
 
     /// An upsert of a record from its committed object (no body is made).
     init(
-      model: String, key: JPtr, object: ModelObject, stub: Bool, dropping: [String: Int],
-      keptLinks: [String: Int],
-      isNew: Bool
+      model: String, key: JPtr, object: ModelObject, stub: Bool, lists: [String: [JPtr]],
+      keptLinks: [String: Int], isNew: Bool
     ) {
       self.init(model: model, key: key, body: nil, keptLinks: keptLinks, isNew: isNew)
       self.object = object
       self.stub = stub
-      self.dropping = dropping
+      self.lists = lists
     }
   }
 
@@ -314,7 +314,7 @@ extension GraphStore {
         var row: RecordRows.Row? = nil
         if let object = change.object {
           row = try RecordRows.row(
-            table, in: layout, key: key, object: object, stub: change.stub, dropping: change.dropping,
+            table, in: layout, key: key, object: object, stub: change.stub, lists: change.lists,
             keptLinks: change.keptLinks)
         } else if let body = change.body {
           row = try RecordRows.row(table, in: layout, key: key, body: body, keptLinks: change.keptLinks)

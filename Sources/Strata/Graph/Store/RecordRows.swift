@@ -195,11 +195,12 @@ enum RecordRows {
 
   /// The rows of a record whose committed object is `object` (what `row`
   /// makes of the body `GraphCommit.body` gives it, without making the
-  /// body): the values are the object's canonical values, and each to-many
-  /// list named in `dropping` leaves out that many first keys.
+  /// body): the values are the object's canonical values, except the
+  /// to-many lists named in `lists`, whose keys (borrowed) are given there
+  /// from the first one to write on.
   static func row(
     _ table: Layout.Table, in layout: Layout, key: RecordKey, object: ModelObject, stub: Bool,
-    dropping: [String: Int], keptLinks: [String: Int]
+    lists: [String: [JPtr]], keptLinks: [String: Int]
   ) throws(StrataError) -> Row {
     let type = object.type
     var made: [JPtr] = []
@@ -212,12 +213,10 @@ enum RecordRows {
       if asked[index] { return byIndex[index] }
       asked[index] = true
       var canonical: JPtr?
-      if let drop = dropping[type.properties[index].name], case .array(let elements) = object.slots[index] {
+      if let keys = lists[type.properties[index].name] {
         canonical = json_array()
         if let list = canonical {
-          for element in elements.dropFirst(drop) {
-            _ = json_array_append_new(list, Serializer.canonical(element, archive: true) ?? json_null())
-          }
+          for key in keys { _ = json_array_append_new(list, JValue.retain(key)) }
         }
       } else {
         canonical = Serializer.canonical(object.slots[index], archive: true)
