@@ -132,8 +132,9 @@ enum GraphCommit {
       // asked for (`GraphRecord.staleObject`), not at every commit that adds to it
       let object =
         owned
-        ? GraphOutput.materializeInPlace(state, leavingLongLists: true)
-        : GraphOutput.materialize(state, schema: transaction.schema, leavingLongLists: true)
+        ? GraphOutput.materializeInPlace(state, leavingLongerThan: memory.listShownAtCommit)
+        : GraphOutput.materialize(
+          state, schema: transaction.schema, leavingLongerThan: memory.listShownAtCommit)
       object.graphRecord = record
       object.recordIsStub = state.isStub
       object.recordSource = memory.owner
@@ -190,7 +191,7 @@ enum GraphCommit {
         }
         record.storedState = state
         record.pendingLists = state.hasPendingLists
-        record.staleObject = GraphOutput.hasLongLists(state)
+        record.staleObject = GraphOutput.hasLongLists(state, longerThan: memory.listShownAtCommit)
         record.source = memory
         record.lastUse = memory.generation
       } else {

@@ -270,6 +270,7 @@ package final class GraphContext: @unchecked Sendable {
       }
       cacheLimit = records
       memory.listReadAtOnce = min(16, records / 4)
+      memory.listShownAtCommit = memory.listReadAtOnce
       if let store { fitCache(store) }
       return .success(())
     }

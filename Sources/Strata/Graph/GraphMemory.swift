@@ -156,6 +156,12 @@ final class GraphMemory {
   /// (`GraphContext.setCacheLimit`: a quarter of the limit; 0 for a cache
   /// of fewer than 4 records, which reads no list it can leave unread).
   var listReadAtOnce = 16
+  /// The longest to-many list a commit writes into a record's committed
+  /// object; a longer one is written when the object is first asked for
+  /// (`GraphRecord.staleObject`, `showLists`), so a list that every import
+  /// extends is not copied into a new object at each commit. 16, or less
+  /// for a tiny cache, as `listReadAtOnce`.
+  var listShownAtCommit = 16
 
   /// Reads a fault's state from the file. A record the file does not hold
   /// leaves memory (evicted: `record` answers nil); a record that cannot be

@@ -4,24 +4,20 @@ import CJansson
 /// keys), and the nested dictionary and JSON that follow relationships,
 /// writing a record met again on a cycle as its key.
 enum GraphOutput {
-  /// The longest to-many list a commit writes into the committed object
-  /// (`leavingLongLists`); a longer one is written when the object is first
-  /// asked for (`GraphRecord.staleObject`).
-  static let listShownAtCommit = 16
-
-  /// True when `state` holds a to-many list longer than `listShownAtCommit`.
-  static func hasLongLists(_ state: RecordState) -> Bool {
+  /// True when `state` holds a to-many list longer than `limit`.
+  static func hasLongLists(_ state: RecordState, longerThan limit: Int) -> Bool {
     state.links.contains { link in
-      if case .many(let list) = link { return list.count > listShownAtCommit }
+      if case .many(let list) = link { return list.count > limit }
       return false
     }
   }
 
   /// The object a committed state shows: the attribute slots (shared) and
   /// each relationship as the key, or list of keys, of what it holds. With
-  /// `leavingLongLists`, a to-many list longer than `listShownAtCommit` is
-  /// left absent (written later by `materializeInPlace`).
-  static func materialize(_ state: RecordState, schema: Schema, leavingLongLists: Bool = false) -> ModelObject
+  /// `leavingLongerThan`, a to-many list longer than that is left absent
+  /// (written later by `materializeInPlace`; `GraphRecord.staleObject`).
+  static func materialize(_ state: RecordState, schema: Schema, leavingLongerThan limit: Int = .max)
+    -> ModelObject
   {
     let object = state.object
     var slots = ContiguousArray<Slot>()
@@ -35,7 +31,7 @@ enum GraphOutput {
           slots.append(.absent)
         case .null: slots.append(.null)
         case .one(let target): slots.append(.leaf(JValue.retain(target.keyJSON)))
-        case .many(let list) where leavingLongLists && list.count > listShownAtCommit:
+        case .many(let list) where list.count > limit:
           slots.append(.absent)
         case .many(let list):
           slots.append(.array(ContiguousArray(list.items.map { .leaf(JValue.retain($0.keyJSON)) })))
@@ -56,7 +52,7 @@ enum GraphOutput {
 
   /// Writes the relationships of `state` into its own object, which nothing
   /// else holds (a draft's): the same result as `materialize` without a copy.
-  static func materializeInPlace(_ state: RecordState, leavingLongLists: Bool = false) -> ModelObject {
+  static func materializeInPlace(_ state: RecordState, leavingLongerThan limit: Int = .max) -> ModelObject {
     let object = state.object
     for index in state.model.relations where index < object.slots.count {
       let link = index < state.links.count ? state.links[index] : .absent
@@ -65,7 +61,7 @@ enum GraphOutput {
       case .absent: slot = .absent
       case .null: slot = .null
       case .one(let target): slot = .leaf(JValue.retain(target.keyJSON))
-      case .many(let list) where leavingLongLists && list.count > listShownAtCommit: slot = .absent
+      case .many(let list) where list.count > limit: slot = .absent
       case .many(let list):
         slot = .array(ContiguousArray(list.items.map { .leaf(JValue.retain($0.keyJSON)) }))
       }

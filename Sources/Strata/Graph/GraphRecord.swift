@@ -44,7 +44,7 @@ package final class GraphRecord: RecordIdentity {
   var pendingLists = false
   /// True when the committed object does not show the record's long
   /// to-many lists yet (a commit leaves them out,
-  /// `GraphOutput.listShownAtCommit`): `state` writes them first.
+  /// `GraphMemory.listShownAtCommit`): `state` writes them first.
   var staleObject = false
   /// The state, or a fault's placeholder.
   var storedState: RecordState
