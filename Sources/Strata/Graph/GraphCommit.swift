@@ -14,46 +14,15 @@ enum GraphCommit {
   }
 
   /// The body a record is stored with: its model, whether it is a stub, and
-  /// its canonical values (relationships as keys). With `dropping`, the
-  /// list of each to-many relationship named there leaves out that many
-  /// first keys its object shows (the file holds them).
-  static func body(_ state: RecordState, dropping: [String: Int] = [:]) -> JPtr? {
-    guard let body = json_object(), let values = values(state.object, dropping: dropping) else {
-      return nil
-    }
+  /// its canonical values (relationships as keys): what `check()` compares
+  /// and a rewrite of the file writes (a commit writes rows from the
+  /// committed object, `RecordRows.row(object:)`).
+  static func body(_ state: RecordState) -> JPtr? {
+    guard let body = json_object(), let values = state.object.dictionary(archive: true) else { return nil }
     JValue.setNew(body, "model", JValue.makeString(state.model.name) ?? json_null())
     if state.isStub { JValue.setNew(body, "stub", json_true()) }
     JValue.setNew(body, "values", values)
     return body
-  }
-
-  /// The canonical dictionary of a committed object (as `dictionary(archive:
-  /// true)`), the to-many lists named in `dropping` without as many first keys.
-  private static func values(_ object: ModelObject, dropping: [String: Int]) -> JPtr? {
-    if dropping.isEmpty { return object.dictionary(archive: true) }
-    guard let out = json_object() else { return nil }
-    if object.type.isSubtype, let tag = JValue.makeString(object.type.name) {
-      JValue.setNew(out, "$type", tag)
-    }
-    let properties = object.type.properties
-    for index in 0..<min(properties.count, object.slots.count) {
-      let slot = object.slots[index]
-      let value: JPtr?
-      if let start = dropping[properties[index].name], case .array(let elements) = slot {
-        guard let list = json_array() else { return nil }
-        for element in elements.dropFirst(start) {
-          _ = json_array_append_new(list, Serializer.canonical(element, archive: true) ?? json_null())
-        }
-        value = list
-      } else {
-        value = Serializer.canonical(slot, archive: true)
-      }
-      if let value { JValue.setNew(out, properties[index].name, value) }
-    }
-    if let unknown = object.unknown, json_object_size(unknown) > 0 {
-      JValue.setNew(out, "$unknown", JValue.retain(unknown))
-    }
-    return out
   }
 
   /// For each to-many relationship of a record, the first targets of its
@@ -147,7 +116,7 @@ enum GraphCommit {
         let root = transaction.schema.models[record.keyRoot].name
         if let state {
           let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.storedState, to: state)
-          // the row is made from the committed object (as from `body(state, dropping:)`),
+          // the row is made from the committed object (as from `body(state)`),
           // its to-many lists from the links (the object may leave long ones out)
           var lists: [String: [JPtr]] = [:]
           for index in state.model.relations where index < state.links.count {
