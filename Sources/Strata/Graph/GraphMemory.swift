@@ -251,8 +251,7 @@ final class GraphMemory {
     }
     record.storedState = state
     record.pendingLists = false
-    record.staleObject = false
-    _ = GraphOutput.materializeInPlace(record.storedState)
+    showLists(record)
   }
 
   /// The state of `record` as the file holds it, or nil when the file has no such record.
