@@ -193,27 +193,48 @@ enum RecordRows {
       keptLinks: keptLinks)
   }
 
+  /// Where a model's values go in a table's row: made once per table and
+  /// model (`StoreStatements.plan`), so a row is built by index.
+  struct Plan {
+    /// The table's entry of the model.
+    var model: Layout.Model
+    /// For each key property of the table: the model's property index (-1
+    /// when the type has no such property), or nil when the model does not own it.
+    var keys: [Int?]
+    /// For each property of the table: the model's property index (-1 when
+    /// the type has no such property), or nil when the model does not own it.
+    var columns: [Int?]
+    /// The model's properties the table does not own (kept in `strata_extra`).
+    var unowned: [Int]
+
+    /// The plan of `type` in `table`; nil when the table does not hold the model.
+    init?(_ table: Layout.Table, type: ModelType) {
+      guard let model = table.models.first(where: { $0.name == type.name }) else { return nil }
+      self.model = model
+      // -1: owned by the table's model but not a property of the type (absent)
+      func index(_ name: String) -> Int? { model.owns.contains(name) ? type.propertyIndex[name] ?? -1 : nil }
+      keys = table.keyProperties.map(index)
+      columns = table.properties.map { index($0.name) }
+      unowned = type.properties.indices.filter { !model.owns.contains(type.properties[$0].name) }
+    }
+  }
+
   /// The rows of a record whose committed object is `object` (what `row`
   /// makes of the body `GraphCommit.body` gives it, without making the
   /// body): the values are the object's canonical values, except the
   /// to-many lists named in `lists`, whose keys (borrowed) are given there
-  /// from the first one to write on.
+  /// from the first one to write on. `plan` is the object's model's plan in `table`.
   static func row(
-    _ table: Layout.Table, in layout: Layout, key: RecordKey, object: ModelObject, stub: Bool,
+    _ table: Layout.Table, in layout: Layout, plan: Plan, key: RecordKey, object: ModelObject, stub: Bool,
     lists: [String: [JPtr]], keptLinks: [String: Int]
   ) throws(StrataError) -> Row {
     let type = object.type
     var made: [JPtr] = []
     defer { for value in made { JValue.release(value) } }
-    // each value is made when first asked for, and kept until the row is built
-    var byIndex = [JPtr?](repeating: nil, count: type.properties.count)
-    var asked = [Bool](repeating: false, count: type.properties.count)
     func value(at index: Int) -> JPtr? {
-      guard index < object.slots.count else { return nil }
-      if asked[index] { return byIndex[index] }
-      asked[index] = true
+      guard index >= 0 && index < object.slots.count else { return nil }
       var canonical: JPtr?
-      if let keys = lists[type.properties[index].name] {
+      if !lists.isEmpty, let keys = lists[type.properties[index].name] {
         canonical = json_array()
         if let list = canonical {
           for key in keys { _ = json_array_append_new(list, JValue.retain(key)) }
@@ -222,23 +243,80 @@ enum RecordRows {
         canonical = Serializer.canonical(object.slots[index], archive: true)
       }
       if let canonical { made.append(canonical) }
-      byIndex[index] = canonical
       return canonical
     }
-    return try row(
-      table, in: layout, key: key, modelName: type.name, stub: stub,
-      value: { name in type.propertyIndex[name].flatMap { value(at: $0) } },
-      members: { body in
-        if type.isSubtype, let tag = JValue.makeString(type.name) {
-          made.append(tag)
-          body("$type", tag)
-        }
-        for index in type.properties.indices {
-          if let present = value(at: index) { body(type.properties[index].name, present) }
-        }
-        if let unknown = object.unknown, json_object_size(unknown) > 0 { body("$unknown", unknown) }
-      },
-      keptLinks: keptLinks)
+    guard let keyCells = cells(key, parts: table.keyParts) else {
+      throw StrataError(
+        code: .argument, message: "the key \(key) does not fit the key columns of '\(table.name)'")
+    }
+    var absent: [String] = []
+    var kept: [(String, JPtr)] = []
+    var columns: [SQLCell] = []
+    columns.reserveCapacity(table.properties.count)
+    var links: [(start: Int, targets: [[SQLCell]])?] = []
+    for (position, name) in table.keyProperties.enumerated() {
+      if let index = plan.keys[position],
+        index < 0 || index >= object.slots.count || !object.slots[index].isPresent
+      {
+        absent.append(name)
+      }
+    }
+    for (position, property) in table.properties.enumerated() {
+      let present = plan.columns[position].flatMap(value(at:))
+      if present == nil && plan.columns[position] != nil { absent.append(property.name) }
+      try place(
+        present, of: property, in: layout, columns: &columns, links: &links, kept: &kept, keptLinks: keptLinks
+      )
+    }
+    if type.isSubtype && !plan.model.tagged, let tag = JValue.makeString(type.name) {
+      made.append(tag)
+      kept.append(("$type", tag))
+    }
+    for index in plan.unowned {
+      if let present = value(at: index) { kept.append((type.properties[index].name, present)) }
+    }
+    if let unknown = object.unknown, json_object_size(unknown) > 0 { kept.append(("$unknown", unknown)) }
+    return Row(
+      key: keyCells, model: type.name, stub: stub, extra: try extraText(absent: absent, kept: kept),
+      columns: columns, links: links)
+  }
+
+  /// Puts the value of `property` (borrowed; nil when the record has none)
+  /// into a row's columns or links, or into `kept` when they cannot hold it.
+  private static func place(
+    _ value: JPtr?, of property: Layout.Property, in layout: Layout, columns: inout [SQLCell],
+    links: inout [(start: Int, targets: [[SQLCell]])?], kept: inout [(String, JPtr)], keptLinks: [String: Int]
+  ) throws(StrataError) {
+    func none() { for _ in property.columns { columns.append(.null) } }
+    switch property.storage {
+    case .column(let kind):
+      guard let value else { return none() }
+      if let made = cell(value, kind: kind) {
+        columns.append(made)
+      } else {
+        kept.append((property.name, value))
+        none()
+      }
+    case .toOne(let target):
+      guard let value, !JValue.isNull(value) else { return none() }
+      if let targetKey = RecordKey(json: value), let parts = layout.table(target)?.keyParts,
+        let made = cells(targetKey, parts: parts)
+      {
+        columns += made
+      } else {
+        kept.append((property.name, value))
+        none()
+      }
+    case .toMany(let target, _):
+      guard let value else { return links.append(nil) }
+      let start = keptLinks[property.name] ?? 0
+      if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
+        links.append((start, made))
+      } else {
+        kept.append((property.name, value))
+        links.append(nil)
+      }
+    }
   }
 
   /// The rows of a record from its values: `value` gives a property's
@@ -267,45 +345,8 @@ enum RecordRows {
     for property in table.properties {
       let value = owned.contains(property.name) ? valueNamed(property.name) : nil
       if value == nil && owned.contains(property.name) { absent.append(property.name) }
-      let none = Array(repeating: SQLCell.null, count: property.columns.count)
-      switch property.storage {
-      case .column(let kind):
-        guard let value else {
-          columns += none
-          continue
-        }
-        if let made = cell(value, kind: kind) {
-          columns.append(made)
-        } else {
-          kept.append((property.name, value))
-          columns += none
-        }
-      case .toOne(let target):
-        guard let value, !JValue.isNull(value) else {
-          columns += none
-          continue
-        }
-        if let targetKey = RecordKey(json: value), let parts = layout.table(target)?.keyParts,
-          let made = cells(targetKey, parts: parts)
-        {
-          columns += made
-        } else {
-          kept.append((property.name, value))
-          columns += none
-        }
-      case .toMany(let target, _):
-        guard let value else {
-          links.append(nil)
-          continue
-        }
-        let start = keptLinks[property.name] ?? 0
-        if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
-          links.append((start, made))
-        } else {
-          kept.append((property.name, value))
-          links.append(nil)
-        }
-      }
+      try place(
+        value, of: property, in: layout, columns: &columns, links: &links, kept: &kept, keptLinks: keptLinks)
     }
     members { name, value in
       if name == "$type" && model.tagged && JValue.isString(value) && JValue.string(value) == model.name {

@@ -15,6 +15,41 @@ package enum SQLCell: Equatable, Sendable {
 
   /// True for SQL NULL.
   var isNull: Bool { if case .null = self { return true } else { return false } }
+
+  /// Whether the cells `a` come before `b` in SQLite's order (NULL, then
+  /// numbers, then text by bytes, then blobs by bytes; cell by cell), or
+  /// nil when they are equal.
+  static func compare(_ a: [SQLCell], _ b: [SQLCell]) -> Bool? {
+    for (left, right) in zip(a, b) {
+      if let before = left.compare(right) { return before }
+    }
+    return a.count == b.count ? nil : a.count < b.count
+  }
+
+  /// Whether this cell comes before `other` in SQLite's order, or nil when they are equal.
+  private func compare(_ other: SQLCell) -> Bool? {
+    switch (self, other) {
+    case (.null, .null): return nil
+    case (.integer(let a), .integer(let b)): return a == b ? nil : a < b
+    case (.real(let a), .real(let b)): return a == b ? nil : a < b
+    case (.integer(let a), .real(let b)): return Double(a) == b ? nil : Double(a) < b
+    case (.real(let a), .integer(let b)): return a == Double(b) ? nil : a < Double(b)
+    case (.text(let a), .text(let b)):
+      return a.utf8.elementsEqual(b.utf8) ? nil : a.utf8.lexicographicallyPrecedes(b.utf8)
+    case (.blob(let a), .blob(let b)): return a == b ? nil : a.lexicographicallyPrecedes(b)
+    default: return rank < other.rank
+    }
+  }
+
+  /// The storage class's place in SQLite's order.
+  private var rank: Int {
+    switch self {
+    case .null: return 0
+    case .integer, .real: return 1
+    case .text: return 2
+    case .blob: return 3
+    }
+  }
 }
 
 extension SQLiteStatement {

@@ -20,6 +20,17 @@ struct StoreStatements {
   }
 
   private var tables: [String: Table] = [:]
+  private var plans: [String: RecordRows.Plan] = [:]
+
+  /// Where the values of `type` go in `table`'s rows (`RecordRows.Plan`);
+  /// nil when the table does not hold the model.
+  mutating func plan(_ table: TableLayout.Table, type: ModelType) -> RecordRows.Plan? {
+    let name = table.name + "\u{0}" + type.name
+    if let made = plans[name] { return made }
+    let made = RecordRows.Plan(table, type: type)
+    plans[name] = made
+    return made
+  }
 
   /// The SQL of `table` of `layout`.
   mutating func sql(for table: TableLayout.Table, in layout: TableLayout) -> Table {
