@@ -125,23 +125,27 @@ package final class GraphContext: @unchecked Sendable {
   /// The result of a call on a file: the error of a record that could not
   /// be read, if one could not (the cache is then dropped); the cache
   /// brought within its limit (`fitCache`).
-  private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore) -> Result<R, StrataError> {
+  private func settled<R>(_ result: Result<R, StrataError>, _ store: GraphStore, change: Bool = false)
+    -> Result<R, StrataError>
+  {
     memory.stale = false
     if let failure = memory.failure {
       memory.failure = nil
       memory.evict()
       return .failure(failure)
     }
-    fitCache(store)
+    fitCache(store, change: change)
     return result
   }
 
   /// Brings the cache within `cacheLimit` when it weighs more: the records
   /// used least recently are dropped down to half the limit, all of them
-  /// for a limit of 0.
-  private func fitCache(_ store: GraphStore) {
+  /// for a limit of 0. After a read, the records the call used stay; after
+  /// a change (an import of more records than the limit), they may go too,
+  /// so that the change, not the next read, pays for its records leaving.
+  private func fitCache(_ store: GraphStore, change: Bool = false) {
     guard memory.weight > cacheLimit, store.readsOnDemand else { return }
-    if cacheLimit == 0 { memory.evict() } else { memory.trim(to: cacheLimit) }
+    if cacheLimit == 0 { memory.evict() } else { memory.trim(to: cacheLimit, keepingCurrent: !change) }
   }
 
   /// Runs a change under the lock; a change from inside another (a callback)
@@ -168,7 +172,7 @@ package final class GraphContext: @unchecked Sendable {
     if readBlocks > 0 { try? store.connection.commitNow() }
     guard !store.isReadOnly else {
       do throws(StrataError) { try refresh(store) } catch { return .failure(error) }
-      return settled(body(), store)
+      return settled(body(), store, change: true)
     }
     let result: Result<R, StrataError>
     do throws(StrataError) {
@@ -183,7 +187,7 @@ package final class GraphContext: @unchecked Sendable {
     } catch {
       result = .failure(error)
     }
-    return settled(result, store)
+    return settled(result, store, change: true)
   }
 
   /// Drops the cache when another connection committed to the file since

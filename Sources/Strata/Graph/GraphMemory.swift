@@ -373,11 +373,12 @@ final class GraphMemory {
 
   /// Makes the records used least recently faults again (their state and
   /// links dropped; read again when used) until the cache weighs at most
-  /// half of `limit` (`weight`), never those the current call used, and forgets
+  /// half of `limit` (`weight`), never those the current call used (unless
+  /// `keepingCurrent` is false: the end of a change), and forgets
   /// the links into every record (read again when needed); then drops from
   /// the cache every fault that no record held links to. What stays is what
   /// the latest calls used and the records it links to, known by key.
-  func trim(to limit: Int) {
+  func trim(to limit: Int, keepingCurrent: Bool = true) {
     guard store != nil else { return }
     var older: [GraphRecord] = []
     for records in index.values {
@@ -386,7 +387,7 @@ final class GraphMemory {
         // many others link to (a tag, a popular user) holds no set of them all
         record.storedState.incoming = []
         record.incomingKnown = false
-        if record.lastUse != generation { older.append(record) }
+        if !keepingCurrent || record.lastUse != generation { older.append(record) }
       }
     }
     older.sort { $0.lastUse < $1.lastUse }

@@ -291,13 +291,30 @@ def test_a_trimmed_cache_keeps_what_the_last_call_used(tmp_path: Path) -> None:
             ctx.import_("Post", {"data": {"posts": [{"id": i, "title": f"p{i}", "author": {"id": 7, "login": "ann"},
                                                      "tags": [f"t{i % 3}"]}]}})
             held.append(ctx.cached)
-        assert max(held) <= 30 + 5  # the last import's records, at most, above the limit
+        assert max(held) <= 30  # an import lets its records go when they are over the limit
         assert [p.key for p in ctx.get("User", 7)["posts"]] == list(range(200))
         ctx.delete(ctx.get("Post", 100))  # its author lets go of it
         assert [p.key for p in ctx.query("Post", {"tags.name": "t1"}, order_by=["id"])] == [
             i for i in range(1, 200, 3) if i != 100]
         ctx.check()
         assert [p.key for p in reader.get("User", 7)["posts"]] == [i for i in range(200) if i != 100]
+
+
+def test_an_import_larger_than_the_cache_leaves_it_within_its_limit(tmp_path: Path) -> None:
+    # the import, not the next read, lets its records go: the cache is
+    # within its limit as soon as the import returns
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    posts = [{"id": i, "title": f"post {i}", "author": {"id": i % 7, "login": f"u{i % 7}"},
+              "tags": [f"t{i % 5}"]} for i in range(500)]
+    with schema.context(path) as ctx:
+        ctx.cache_limit = 60
+        result = ctx.import_("Post", {"data": {"posts": posts}})
+        assert ctx.cached <= 60
+        assert [r.key for r in result[:3]] == [0, 1, 2]  # handles find their records by key
+        assert result[3]["author"]["login"] == "u3"
+        assert len(ctx.query("Post", {"author": 3}, order_by=["id"])) == len(range(3, 500, 7))
+        ctx.check()
 
 
 def test_the_cache_holds_at_most_its_limit_between_calls(tmp_path: Path) -> None:
