@@ -58,7 +58,9 @@ extension GraphContext {
   /// tables when the context has a file in this schema's tables, else over
   /// the records in memory (the same answers: GraphQuery+SQL.swift).
   private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
-    guard let store, let keys = try keysBySQL(query, store) else {
+    guard let store else { return runInMemory(query) }
+    if !memory.complete, let found = try readBySQL(query, store) { return found }
+    guard let keys = try keysBySQL(query, store) else {
       if !memory.complete { _ = try memory.readAll(query.type.keyRoot) }
       return runInMemory(query)
     }
@@ -68,6 +70,42 @@ extension GraphContext {
       guard let record = memory.record(query.type.keyRoot, key) else {
         throw StrataError(code: .io, message: "the graph file changed while it was read")
       }
+      found.append(record)
+    }
+    return found
+  }
+
+  /// The records the query selects, in order, by SQL that reads their
+  /// whole rows: a record the cache does not hold is filled from its row
+  /// (`GraphMemory.prefetched`) instead of being read again by key. Nil
+  /// when the query must run in memory.
+  private func readBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [GraphRecord]? {
+    guard store.fileFormat == GraphStore.format, store.hasOwnLayout else { return nil }
+    var compiler = QuerySQL(schema: schema, layout: store.layout)
+    compiler.selectsRows = true
+    let root = query.type.keyRoot
+    guard let sql = compiler.compile(query), let table = store.layout.table(schema.models[root].name) else {
+      return nil
+    }
+    memory.startReading()
+    let rows = try store.bodies(selectedBy: sql, parameters: compiler.parameters, in: table)
+    defer { memory.dropPrefetched() }
+    var found: [GraphRecord] = []
+    found.reserveCapacity(rows.count)
+    for (key, body) in rows {
+      if let held = memory.index[root]?[key], !held.isFault {
+        JValue.release(body)
+      } else if memory.prefetched[root]?[key] != nil {
+        JValue.release(body)  // a row met twice
+      } else {
+        memory.prefetched[root, default: [:]][key] = body
+      }
+    }
+    for (key, _) in rows {
+      guard let record = memory.record(root, key) else {
+        throw StrataError(code: .io, message: "the graph file changed while it was read")
+      }
+      if record.isFault { _ = record.state }  // a fault the cache held: filled from its row now
       found.append(record)
     }
     return found

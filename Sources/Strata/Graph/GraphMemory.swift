@@ -11,6 +11,10 @@ import CJansson
 final class GraphMemory {
   /// keyRoot model index -> key -> record.
   var index: [Int: [RecordKey: GraphRecord]] = [:]
+  /// Bodies of records read ahead (by a query, with its rows), by key
+  /// space and key (owned references): a fault of one is filled from here
+  /// instead of the file. Emptied by `dropPrefetched()`.
+  var prefetched: [Int: [RecordKey: JPtr]] = [:]
   /// The next synthetic key (records given no key).
   var nextSynthetic: Int64 = 1
   /// The file records are read from, or nil: memory holds every record.
@@ -259,10 +263,13 @@ final class GraphMemory {
     -> RecordState?
   {
     let root = schema.models[record.keyRoot]
-    guard
-      let (body, unread) = try store.get(
-        model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
-    else { return nil }
+    let fetched: (body: JPtr, unread: [String: Int])?
+    if let body = prefetched[record.keyRoot]?.removeValue(forKey: record.key) {
+      fetched = (body, [:])
+    } else {
+      fetched = try store.get(model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
+    }
+    guard let (body, unread) = fetched else { return nil }
     defer { JValue.release(body) }
     guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
       let values = json_object_get(body, "values"), JValue.isObject(values),
@@ -409,6 +416,12 @@ final class GraphMemory {
       if !records.isEmpty { index[root] = records }
     }
     complete = false
+  }
+
+  /// Releases the bodies read ahead that no fault used.
+  func dropPrefetched() {
+    for bodies in prefetched.values { for body in bodies.values { JValue.release(body) } }
+    prefetched = [:]
   }
 
   /// Starts a call: the records it uses are marked with a new generation

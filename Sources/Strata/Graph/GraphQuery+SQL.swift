@@ -17,6 +17,9 @@ struct QuerySQL {
   let layout: TableLayout
   /// The bound values, in the order of the `?` in the text.
   private(set) var parameters: [SQLCell] = []
+  /// True to select the whole rows (key, system and property columns, in
+  /// the table's order) instead of the key columns alone.
+  var selectsRows = false
   private var aliases = 0
 
   init(schema: Schema, layout: TableLayout) {
@@ -24,8 +27,8 @@ struct QuerySQL {
     self.layout = layout
   }
 
-  /// The SELECT of the keys of the records `query` selects, in order; nil
-  /// when it must run in memory.
+  /// The SELECT of the keys of the records `query` selects (or of their
+  /// whole rows, `selectsRows`), in order; nil when it must run in memory.
   mutating func compile(_ query: GraphQuery) -> String? {
     guard query.type.keyRoot < schema.models.count,
       let table = layout.table(schema.models[query.type.keyRoot].name)
@@ -49,7 +52,9 @@ struct QuerySQL {
       order += reached.values.map { "\($0) \(key.descending ? "DESC" : "ASC")" }
     }
     order += table.keyColumns.map { "\(column(root, $0.name)) ASC" }
-    var sql = "SELECT \(table.keyColumns.map { column(root, $0.name) }.joined(separator: ", ")) "
+    var selected = table.keyColumns.map(\.name)
+    if selectsRows { selected += TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name) }
+    var sql = "SELECT \(selected.map { column(root, $0) }.joined(separator: ", ")) "
     sql += "FROM \(SQLText.quoted(table.name)) AS \(root)\(joins)"
     if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
     sql += " ORDER BY " + order.joined(separator: ", ")

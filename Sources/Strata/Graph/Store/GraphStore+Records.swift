@@ -214,6 +214,38 @@ extension GraphStore {
     _ body: (RecordKey, JPtr, [String: Int]) throws(StrataError) -> Void
   ) throws(StrataError) {
     let reading = statements.reading(table, in: layout, byKey: key != nil)
+    let (links, unread) = try readLinks(table, in: layout, reading: reading, where: key, listsUpTo: limit)
+    let keyNames = table.keyColumns
+    let columns =
+      table.keyColumns.count + TableLayout.systemColumns.count
+      + table.properties.reduce(0) { $0 + $1.columns.count }
+    let sql = reading.rows
+    try connection.withStatement(sql) { (statement) throws(StrataError) in
+      if let key { try statement.bind(1, cells: key) }
+      let count = Int32(columns)
+      while try statement.step() {
+        let cells = (0..<count).map(statement.cell)
+        guard let recordKey = RecordRows.key(cells[0..<keyNames.count], parts: table.keyParts) else {
+          throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
+        }
+        var own: [String: [RecordKey]] = [:]
+        for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+        let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)
+        defer { JValue.release(made) }
+        try body(recordKey, made, unread)
+      }
+    }
+  }
+
+  /// The targets of the to-many lists of `table`'s records, by property and
+  /// owner (of the record of `key` alone, or of every record); with
+  /// `limit`, a list of one record longer than that is left out and its
+  /// length given in `unread` by property name.
+  private func readLinks(
+    _ table: TableLayout.Table, in layout: TableLayout, reading: StoreStatements.Reading,
+    where key: [SQLCell]?,
+    listsUpTo limit: Int?
+  ) throws(StrataError) -> (links: [String: [RecordKey: [RecordKey]]], unread: [String: Int]) {
     var links: [String: [RecordKey: [RecordKey]]] = [:]
     var unread: [String: Int] = [:]
     for (number, (property, sql)) in reading.links.enumerated() {
@@ -247,26 +279,43 @@ extension GraphStore {
       }
       links[property] = byOwner
     }
-    let keyNames = table.keyColumns
-    let columns =
+    return (links, unread)
+  }
+
+  /// The bodies of the records whose whole rows `sql` selects (with
+  /// `parameters`), in order, each with its to-many lists read whole
+  /// (new references): a query reads its records' rows in its own
+  /// statement instead of one by one.
+  func bodies(selectedBy sql: String, parameters: [SQLCell], in table: TableLayout.Table) throws(StrataError)
+    -> [(key: RecordKey, body: JPtr)]
+  {
+    guard let layout = readLayout else { return [] }
+    let columns = Int32(
       table.keyColumns.count + TableLayout.systemColumns.count
-      + table.properties.reduce(0) { $0 + $1.columns.count }
-    let sql = reading.rows
-    try connection.withStatement(sql) { (statement) throws(StrataError) in
-      if let key { try statement.bind(1, cells: key) }
-      let count = Int32(columns)
-      while try statement.step() {
-        let cells = (0..<count).map(statement.cell)
-        guard let recordKey = RecordRows.key(cells[0..<keyNames.count], parts: table.keyParts) else {
-          throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
-        }
-        var own: [String: [RecordKey]] = [:]
-        for (name, byOwner) in links { own[name] = byOwner[recordKey] }
-        let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)
-        defer { JValue.release(made) }
-        try body(recordKey, made, unread)
-      }
+        + table.properties.reduce(0) { $0 + $1.columns.count })
+    let rows = try connection.withStatement(sql) { (statement) throws(StrataError) -> [[SQLCell]] in
+      try statement.bind(1, cells: parameters)
+      var rows: [[SQLCell]] = []
+      while try statement.step() { rows.append((0..<columns).map(statement.cell)) }
+      return rows
     }
+    let reading = statements.reading(table, in: layout, byKey: true)
+    var made: [(key: RecordKey, body: JPtr)] = []
+    var done = false
+    defer { if !done { for (_, body) in made { JValue.release(body) } } }
+    for cells in rows {
+      guard let recordKey = RecordRows.key(cells[0..<table.keyColumns.count], parts: table.keyParts) else {
+        throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
+      }
+      let keyCells = Array(cells[0..<table.keyColumns.count])
+      let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
+      var own: [String: [RecordKey]] = [:]
+      for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+      made.append(
+        (recordKey, try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)))
+    }
+    done = true
+    return made
   }
 
   // MARK: writing
