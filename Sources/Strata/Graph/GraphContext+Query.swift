@@ -88,17 +88,18 @@ extension GraphContext {
       return nil
     }
     memory.startReading()
-    let rows = try store.bodies(selectedBy: sql, parameters: compiler.parameters, in: table)
+    let rows = try store.storedRows(
+      selectedBy: sql, parameters: compiler.parameters, in: table, schema: schema)
     defer { memory.dropPrefetched() }
     var found: [GraphRecord] = []
     found.reserveCapacity(rows.count)
-    for (key, body) in rows {
+    for (key, stored) in rows {
       if let held = memory.index[root]?[key], !held.isFault {
-        JValue.release(body)
+        stored.release()
       } else if memory.prefetched[root]?[key] != nil {
-        JValue.release(body)  // a row met twice
+        stored.release()  // a row met twice
       } else {
-        memory.prefetched[root, default: [:]][key] = body
+        memory.prefetched[root, default: [:]][key] = stored
       }
     }
     for (key, _) in rows {

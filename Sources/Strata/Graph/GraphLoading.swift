@@ -259,6 +259,21 @@ enum GraphLoading {
     return (object, mapper.errors)
   }
 
+  /// Maps a record read from its row (`RecordRows.Stored`: its values by
+  /// property index) in canonical mode, as `mapStored(_:_:...)` maps the
+  /// same values given as an object.
+  static func mapStored(
+    _ stored: RecordRows.Stored, at steps: [PathStep], schema: Schema, collector: RelationCollector
+  ) -> (ModelObject?, [ErrorDetail]) {
+    var mapper = Mapper(schema: schema, mode: .canonical)
+    mapper.relations = collector
+    mapper.steps = steps
+    collector.base = mapper.steps.count
+    mapper.partial = stored.stub
+    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown) { stored.values[$0] }
+    return (object, mapper.errors)
+  }
+
   /// An `io` error for a file whose contents do not make sense.
   private static func damaged(_ message: String) -> StrataError {
     StrataError(code: .io, message: "the graph file is damaged: \(message)")

@@ -11,10 +11,10 @@ import CJansson
 final class GraphMemory {
   /// keyRoot model index -> key -> record.
   var index: [Int: [RecordKey: GraphRecord]] = [:]
-  /// Bodies of records read ahead (by a query, with its rows), by key
-  /// space and key (owned references): a fault of one is filled from here
-  /// instead of the file. Emptied by `dropPrefetched()`.
-  var prefetched: [Int: [RecordKey: JPtr]] = [:]
+  /// Records read ahead (by a query, with its rows) as their stored
+  /// values, by key space and key (owned): a fault of one is filled from
+  /// here instead of the file. Emptied by `dropPrefetched()`.
+  var prefetched: [Int: [RecordKey: RecordRows.Stored]] = [:]
   /// The next synthetic key (records given no key).
   var nextSynthetic: Int64 = 1
   /// The file records are read from, or nil: memory holds every record.
@@ -263,26 +263,56 @@ final class GraphMemory {
     -> RecordState?
   {
     let root = schema.models[record.keyRoot]
-    let fetched: (body: JPtr, unread: [String: Int])?
-    if let body = prefetched[record.keyRoot]?.removeValue(forKey: record.key) {
-      fetched = (body, [:])
-    } else {
-      fetched = try store.get(model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
-    }
-    guard let (body, unread) = fetched else { return nil }
-    defer { JValue.release(body) }
-    guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
-      let values = json_object_get(body, "values"), JValue.isObject(values),
-      case .success(let model) = schema.modelType(JValue.string(modelValue)), model.keyRoot == root.index
-    else {
-      throw StrataError(
+    let model: ModelType
+    let isStub: Bool
+    let unread: [String: Int]
+    let mapped: ModelObject?
+    let errors: [ErrorDetail]
+    let collector = RelationCollector()
+    let steps: [PathStep] = [.name(root.name), .name(record.key.description)]
+    func noModel() -> StrataError {
+      StrataError(
         code: .io, message: "the graph file is damaged: the '\(root.name)' record \(record.key) has no model")
     }
-    let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
-    let collector = RelationCollector()
-    let (mapped, errors) = GraphLoading.mapStored(
-      values, model, isStub: isStub, at: [.name(root.name), .name(record.key.description)], schema: schema,
-      collector: collector)
+    // what was read is released when the record is made (its links are set aside from it)
+    var readStored: RecordRows.Stored? = nil
+    var readBody: JPtr? = nil
+    defer {
+      readStored?.release()
+      if let readBody { JValue.release(readBody) }
+    }
+    if store.readsRows {
+      // format 2: the row's values go to the mapper by property index
+      let fetched: (stored: RecordRows.Stored, unread: [String: Int])?
+      if let stored = prefetched[record.keyRoot]?.removeValue(forKey: record.key) {
+        fetched = (stored, [:])
+      } else {
+        fetched = try store.stored(
+          model: root.name, key: record.keyJSON, schema: schema, listsUpTo: lazily ? listReadAtOnce : nil)
+      }
+      guard let (stored, lists) = fetched else { return nil }
+      readStored = stored
+      guard stored.type.keyRoot == root.index else { throw noModel() }
+      model = stored.type
+      isStub = stored.stub
+      unread = lists
+      (mapped, errors) = GraphLoading.mapStored(stored, at: steps, schema: schema, collector: collector)
+    } else {
+      guard
+        let (body, lists) = try store.get(
+          model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
+      else { return nil }
+      readBody = body
+      guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
+        let values = json_object_get(body, "values"), JValue.isObject(values),
+        case .success(let type) = schema.modelType(JValue.string(modelValue)), type.keyRoot == root.index
+      else { throw noModel() }
+      model = type
+      isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+      unread = lists
+      (mapped, errors) = GraphLoading.mapStored(
+        values, model, isStub: isStub, at: steps, schema: schema, collector: collector)
+    }
     guard let object = mapped, errors.isEmpty else {
       collector.drop(to: 0)
       throw StrataError(
@@ -418,9 +448,9 @@ final class GraphMemory {
     complete = false
   }
 
-  /// Releases the bodies read ahead that no fault used.
+  /// Releases the records read ahead that no fault used.
   func dropPrefetched() {
-    for bodies in prefetched.values { for body in bodies.values { JValue.release(body) } }
+    for rows in prefetched.values { for stored in rows.values { stored.release() } }
     prefetched = [:]
   }
 

@@ -85,6 +85,70 @@ extension Mapper {
     return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
   }
 
+  /// A model of `type` from its canonical values given by property index
+  /// (`value(index)`, borrowed; nil where the value is missing) and the
+  /// unknown keys kept with it (`unknown`, borrowed, or nil): what
+  /// `model(_:_:)` makes of an object holding those values in canonical
+  /// mode, without an object to look them up in.
+  mutating func canonicalModel(_ type: ModelType, unknown kept: JPtr?, values value: (Int) -> JPtr?)
+    -> ModelObject?
+  {
+    if !canDescend() {
+      errors.append(
+        ErrorDetail(
+          path: PathStep.pointer(steps), model: type.name, code: .depth,
+          message: depth >= maxDepth
+            ? "input nested deeper than \(maxDepth) levels"
+            : "input nested too deep for the calling thread's stack (\(depth) levels)"))
+      return nil
+    }
+    depth += 1
+    defer { depth -= 1 }
+    let before = errors.count
+    let count = type.properties.count
+    var slots = ContiguousArray<Slot>()
+    slots.reserveCapacity(count)
+    let isPartial = partial
+    for index in 0..<count {
+      let spec = type.properties[index]
+      let owner = Owner(model: type, property: index)
+      // as `property` does in canonical mode
+      clearing = partial
+      clearsNull = partial && !spec.required
+      partial = partial && spec.merge.mergesModels
+      if let member = value(index) {
+        steps.append(.name(spec.name))
+        slots.append(propertyValue(member, spec.type, owner, spec.rules))
+        steps.removeLast()
+      } else {
+        slots.append(missing(spec, owner, extra: [.name(spec.name)]))
+      }
+      partial = isPartial
+    }
+    var unknown: JPtr? = nil
+    if let kept {
+      if JValue.isObject(kept) && type.unknownKeys == .keep {
+        if Nesting.exceeds(kept, maxDepth - depth + 1) {
+          report(
+            .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+            Owner(model: type, property: -1), extra: [.name("$unknown")])
+        } else {
+          unknown = json_copy(kept)
+        }
+      } else {
+        report(
+          .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
+          Owner(model: type, property: -1), extra: [.name("$unknown")])
+      }
+    }
+    if errors.count > before {
+      for slot in slots { slot.release() }
+      if let unknown { JValue.release(unknown) }
+      return nil
+    }
+    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+  }
+
   /// The model that an object of `type` is mapped onto: `type` itself, or the
   /// subtype its `subtypes` choose (following clusters of clusters).
   mutating func subtype(_ object: JPtr, _ type: ModelType) -> ModelType? {

@@ -90,6 +90,10 @@ extension GraphStore {
   /// The layout the file is read with, or nil for format 1.
   private var readLayout: TableLayout? { fileFormat < Self.format ? nil : fileLayout }
 
+  /// True when records are read from tables (format 2: `stored`), false
+  /// for a file of format 1 (`get`).
+  var readsRows: Bool { readLayout != nil }
+
   /// The body of the record of `model` under `key` (borrowed), as a new
   /// reference; nil when there is none.
   package func get(model: String, key: JPtr) throws(StrataError) -> JPtr? {
@@ -113,6 +117,28 @@ extension GraphStore {
     var found: (JPtr, [String: Int])? = nil
     try readRows(table, in: layout, where: cells, listsUpTo: limit) { (_, body, unread) throws(StrataError) in
       found = (JValue.retain(body), unread)
+    }
+    return found
+  }
+
+  /// The record of `model` under `key` (borrowed) as its values by
+  /// property index (`RecordRows.Stored`, owned: the caller releases it),
+  /// or nil when there is none; `listsUpTo` as for `get`. Nil as well for
+  /// a file of format 1, whose records are read by `get`.
+  func stored(model: String, key: JPtr, schema: Schema, listsUpTo limit: Int?) throws(StrataError) -> (
+    stored: RecordRows.Stored, unread: [String: Int]
+  )? {
+    guard let layout = readLayout, let table = layout.table(model), let recordKey = RecordKey(json: key),
+      let cells = RecordRows.cells(recordKey, parts: table.keyParts)
+    else { return nil }
+    var found: (RecordRows.Stored, [String: Int])? = nil
+    try readCells(table, in: layout, where: cells, listsUpTo: limit) {
+      (recordKey, cells, links, unread) throws(StrataError) in
+      let stored = try RecordRows.stored(
+        table, in: layout, schema: schema, plan: { statements.plan(table, type: $0, reading: true) },
+        key: recordKey, cells: cells, links: links)
+      found?.0.release()
+      found = (stored, unread)
     }
     return found
   }
@@ -213,6 +239,21 @@ extension GraphStore {
     _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?, listsUpTo limit: Int? = nil,
     _ body: (RecordKey, JPtr, [String: Int]) throws(StrataError) -> Void
   ) throws(StrataError) {
+    try readCells(table, in: layout, where: key, listsUpTo: limit) {
+      (recordKey, cells, links, unread) throws(StrataError) in
+      let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: links)
+      defer { JValue.release(made) }
+      try body(recordKey, made, unread)
+    }
+  }
+
+  /// Calls `body` with the key, cells and to-many targets (by property
+  /// name) of every row of `table` (or of the row of `key`), in key
+  /// order, and the lengths of the lists left unread (see `readRows`).
+  private func readCells(
+    _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?, listsUpTo limit: Int? = nil,
+    _ body: (RecordKey, [SQLCell], [String: [RecordKey]], [String: Int]) throws(StrataError) -> Void
+  ) throws(StrataError) {
     let reading = statements.reading(table, in: layout, byKey: key != nil)
     let (links, unread) = try readLinks(table, in: layout, reading: reading, where: key, listsUpTo: limit)
     let keyNames = table.keyColumns
@@ -230,9 +271,7 @@ extension GraphStore {
         }
         var own: [String: [RecordKey]] = [:]
         for (name, byOwner) in links { own[name] = byOwner[recordKey] }
-        let made = try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)
-        defer { JValue.release(made) }
-        try body(recordKey, made, unread)
+        try body(recordKey, cells, own, unread)
       }
     }
   }
@@ -282,12 +321,12 @@ extension GraphStore {
     return (links, unread)
   }
 
-  /// The bodies of the records whose whole rows `sql` selects (with
-  /// `parameters`), in order, each with its to-many lists read whole
-  /// (new references): a query reads its records' rows in its own
-  /// statement instead of one by one.
-  func bodies(selectedBy sql: String, parameters: [SQLCell], in table: TableLayout.Table) throws(StrataError)
-    -> [(key: RecordKey, body: JPtr)]
+  /// The records whose whole rows `sql` selects (with `parameters`), in
+  /// order, as their values by property index (owned: the caller releases
+  /// them), each with its to-many lists read whole: a query reads its
+  /// records' rows in its own statement instead of one by one.
+  func storedRows(selectedBy sql: String, parameters: [SQLCell], in table: TableLayout.Table, schema: Schema)
+    throws(StrataError) -> [(key: RecordKey, stored: RecordRows.Stored)]
   {
     guard let layout = readLayout else { return [] }
     let columns = Int32(
@@ -300,9 +339,9 @@ extension GraphStore {
       return rows
     }
     let reading = statements.reading(table, in: layout, byKey: true)
-    var made: [(key: RecordKey, body: JPtr)] = []
+    var made: [(key: RecordKey, stored: RecordRows.Stored)] = []
     var done = false
-    defer { if !done { for (_, body) in made { JValue.release(body) } } }
+    defer { if !done { for (_, stored) in made { stored.release() } } }
     for cells in rows {
       guard let recordKey = RecordRows.key(cells[0..<table.keyColumns.count], parts: table.keyParts) else {
         throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
@@ -311,8 +350,10 @@ extension GraphStore {
       let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
       var own: [String: [RecordKey]] = [:]
       for (name, byOwner) in links { own[name] = byOwner[recordKey] }
-      made.append(
-        (recordKey, try RecordRows.body(table, in: layout, key: recordKey, cells: cells, links: own)))
+      let stored = try RecordRows.stored(
+        table, in: layout, schema: schema, plan: { statements.plan(table, type: $0, reading: true) },
+        key: recordKey, cells: cells, links: own)
+      made.append((recordKey, stored))
     }
     done = true
     return made

@@ -24,8 +24,9 @@ struct StoreStatements {
 
   /// Where the values of `type` go in `table`'s rows (`RecordRows.Plan`);
   /// nil when the table does not hold the model.
-  mutating func plan(_ table: TableLayout.Table, type: ModelType) -> RecordRows.Plan? {
-    let name = table.name + "\u{0}" + type.name
+  mutating func plan(_ table: TableLayout.Table, type: ModelType, reading: Bool = false) -> RecordRows.Plan? {
+    // the file's layout, which rows are read with, may be another than the one written
+    let name = (reading ? "r\u{0}" : "w\u{0}") + table.name + "\u{0}" + type.name
     if let made = plans[name] { return made }
     let made = RecordRows.Plan(table, type: type)
     plans[name] = made
