@@ -88,15 +88,16 @@ extension GraphContext {
       return nil
     }
     memory.startReading()
+    let held = memory.index[root] ?? [:]
     let rows = try store.storedRows(
-      selectedBy: sql, parameters: compiler.parameters, in: table, schema: schema)
+      selectedBy: sql, parameters: compiler.parameters, in: table, schema: schema,
+      needs: { key in held[key].map(\.isFault) ?? true })
     defer { memory.dropPrefetched() }
     var found: [GraphRecord] = []
     found.reserveCapacity(rows.count)
-    for (key, stored) in rows {
-      if let held = memory.index[root]?[key], !held.isFault {
-        stored.release()
-      } else if memory.prefetched[root]?[key] != nil {
+    for (key, row) in rows {
+      guard let stored = row else { continue }
+      if memory.prefetched[root]?[key] != nil {
         stored.release()  // a row met twice
       } else {
         memory.prefetched[root, default: [:]][key] = stored
@@ -106,7 +107,7 @@ extension GraphContext {
       guard let record = memory.record(root, key) else {
         throw StrataError(code: .io, message: "the graph file changed while it was read")
       }
-      if record.isFault { _ = record.state }  // a fault the cache held: filled from its row now
+      if record.isFault { memory.fill(record) }  // a fault the cache held: filled from its row now
       found.append(record)
     }
     return found

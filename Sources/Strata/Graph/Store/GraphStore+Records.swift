@@ -324,10 +324,13 @@ extension GraphStore {
   /// The records whose whole rows `sql` selects (with `parameters`), in
   /// order, as their values by property index (owned: the caller releases
   /// them), each with its to-many lists read whole: a query reads its
-  /// records' rows in its own statement instead of one by one.
-  func storedRows(selectedBy sql: String, parameters: [SQLCell], in table: TableLayout.Table, schema: Schema)
-    throws(StrataError) -> [(key: RecordKey, stored: RecordRows.Stored)]
-  {
+  /// records' rows in its own statement instead of one by one. A row whose
+  /// key `needs` refuses is given by its key alone (the caller holds the
+  /// record): nothing more of it is read.
+  func storedRows(
+    selectedBy sql: String, parameters: [SQLCell], in table: TableLayout.Table, schema: Schema,
+    needs: (RecordKey) -> Bool
+  ) throws(StrataError) -> [(key: RecordKey, stored: RecordRows.Stored?)] {
     guard let layout = readLayout else { return [] }
     let columns = Int32(
       table.keyColumns.count + TableLayout.systemColumns.count
@@ -339,12 +342,16 @@ extension GraphStore {
       return rows
     }
     let reading = statements.reading(table, in: layout, byKey: true)
-    var made: [(key: RecordKey, stored: RecordRows.Stored)] = []
+    var made: [(key: RecordKey, stored: RecordRows.Stored?)] = []
     var done = false
-    defer { if !done { for (_, stored) in made { stored.release() } } }
+    defer { if !done { for (_, stored) in made { stored?.release() } } }
     for cells in rows {
       guard let recordKey = RecordRows.key(cells[0..<table.keyColumns.count], parts: table.keyParts) else {
         throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
+      }
+      guard needs(recordKey) else {
+        made.append((recordKey, nil))
+        continue
       }
       let keyCells = Array(cells[0..<table.keyColumns.count])
       let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
