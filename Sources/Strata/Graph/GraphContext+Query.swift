@@ -88,10 +88,10 @@ extension GraphContext {
       return nil
     }
     memory.startReading()
-    let held = memory.index[root] ?? [:]
+    let memory = self.memory
     let rows = try store.storedRows(
       selectedBy: sql, parameters: compiler.parameters, in: table, schema: schema,
-      needs: { key in held[key].map(\.isFault) ?? true })
+      needs: { key in memory.index[root]?[key]?.isFault ?? true })
     defer { memory.dropPrefetched() }
     var found: [GraphRecord] = []
     found.reserveCapacity(rows.count)
