@@ -4,15 +4,7 @@ import Glibc
 /// Objects onto models: each property of the model, and the subtype a cluster chooses.
 extension Mapper {
   mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
-    if !canDescend() {
-      errors.append(
-        ErrorDetail(
-          path: PathStep.pointer(steps), model: type.name, code: .depth,
-          message: depth >= maxDepth
-            ? "input nested deeper than \(maxDepth) levels"
-            : "input nested too deep for the calling thread's stack (\(depth) levels)"))
-      return nil
-    }
+    guard canEnter(type) else { return nil }
     depth += 1
     defer { depth -= 1 }
     let before = errors.count
@@ -27,22 +19,7 @@ extension Mapper {
     }
     var unknown: JPtr? = nil
     if mode == .canonical {
-      if let kept = json_object_get(value, "$unknown") {
-        if JValue.isObject(kept) && type.unknownKeys == .keep {
-          // The "$unknown" object itself is no level: its members are the model's keys.
-          if Nesting.exceeds(kept, maxDepth - depth + 1) {
-            report(
-              .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
-              Owner(model: type, property: -1), extra: [.name("$unknown")])
-          } else {
-            unknown = json_copy(kept)
-          }
-        } else {
-          report(
-            .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
-            Owner(model: type, property: -1), extra: [.name("$unknown")])
-        }
-      }
+      if let kept = json_object_get(value, "$unknown") { unknown = keptUnknown(kept, type) }
       JValue.forEachMember(value) { key, _ in
         let name = JValue.keyString(key)
         if type.propertyIndex[name] == nil && name != "$type" && name != "$unknown" {
@@ -85,6 +62,39 @@ extension Mapper {
     return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
   }
 
+  /// False, with a `depth` error, when a model of `type` cannot be entered
+  /// here: the input is nested too deep (the limit, or the thread's stack).
+  private mutating func canEnter(_ type: ModelType) -> Bool {
+    if canDescend() { return true }
+    errors.append(
+      ErrorDetail(
+        path: PathStep.pointer(steps), model: type.name, code: .depth,
+        message: depth >= maxDepth
+          ? "input nested deeper than \(maxDepth) levels"
+          : "input nested too deep for the calling thread's stack (\(depth) levels)"))
+    return false
+  }
+
+  /// The unknown keys a canonical `$unknown` value carries for `type` (a
+  /// copy), or nil with an error when the model keeps none or it is nested
+  /// too deep.
+  private mutating func keptUnknown(_ kept: JPtr, _ type: ModelType) -> JPtr? {
+    guard JValue.isObject(kept) && type.unknownKeys == .keep else {
+      report(
+        .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
+        Owner(model: type, property: -1), extra: [.name("$unknown")])
+      return nil
+    }
+    // The "$unknown" object itself is no level: its members are the model's keys.
+    if Nesting.exceeds(kept, maxDepth - depth + 1) {
+      report(
+        .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
+        Owner(model: type, property: -1), extra: [.name("$unknown")])
+      return nil
+    }
+    return json_copy(kept)
+  }
+
   /// A model of `type` from its canonical values given by property index
   /// (`value(index)`, borrowed; nil where the value is missing) and the
   /// unknown keys kept with it (`unknown`, borrowed, or nil): what
@@ -93,15 +103,7 @@ extension Mapper {
   mutating func canonicalModel(_ type: ModelType, unknown kept: JPtr?, values value: (Int) -> JPtr?)
     -> ModelObject?
   {
-    if !canDescend() {
-      errors.append(
-        ErrorDetail(
-          path: PathStep.pointer(steps), model: type.name, code: .depth,
-          message: depth >= maxDepth
-            ? "input nested deeper than \(maxDepth) levels"
-            : "input nested too deep for the calling thread's stack (\(depth) levels)"))
-      return nil
-    }
+    guard canEnter(type) else { return nil }
     depth += 1
     defer { depth -= 1 }
     let before = errors.count
@@ -125,22 +127,7 @@ extension Mapper {
       }
       partial = isPartial
     }
-    var unknown: JPtr? = nil
-    if let kept {
-      if JValue.isObject(kept) && type.unknownKeys == .keep {
-        if Nesting.exceeds(kept, maxDepth - depth + 1) {
-          report(
-            .depth, "input nested deeper than \(maxDepth) levels (in a kept key)",
-            Owner(model: type, property: -1), extra: [.name("$unknown")])
-        } else {
-          unknown = json_copy(kept)
-        }
-      } else {
-        report(
-          .type, "\"$unknown\" holds the input keys a model with unknownKeys: keep carried; not here",
-          Owner(model: type, property: -1), extra: [.name("$unknown")])
-      }
-    }
+    let unknown = kept.flatMap { keptUnknown($0, type) }
     if errors.count > before {
       for slot in slots { slot.release() }
       if let unknown { JValue.release(unknown) }

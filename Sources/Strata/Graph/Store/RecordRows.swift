@@ -403,6 +403,30 @@ enum RecordRows {
 
   // MARK: rows to records
 
+  /// What a row's `strata_extra` cell holds: the names of the properties
+  /// the record lacks, and the values kept there (`kept`, borrowed from
+  /// `parsed`); `parsed` is the whole object, a new reference the caller
+  /// releases (nil when the cell is NULL).
+  private static func extra(_ cell: SQLCell, of modelName: String) throws(StrataError) -> (
+    absent: Set<String>, kept: JPtr?, parsed: JPtr?
+  ) {
+    guard case .text(let text) = cell else { return ([], nil, nil) }
+    guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
+      throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
+    }
+    var absent: Set<String> = []
+    if let list = json_object_get(parsed, "absent"), JValue.isArray(list) {
+      for index in 0..<json_array_size(list) {
+        if let name = json_array_get(list, index), JValue.isString(name) {
+          absent.insert(JValue.string(name))
+        }
+      }
+    }
+    var kept: JPtr? = nil
+    if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
+    return (absent, kept, parsed)
+  }
+
   /// A row read back as its record's canonical values by property index,
   /// for `Mapper.canonicalModel` (what `body` gives as an object, without
   /// the object).
@@ -456,24 +480,8 @@ enum RecordRows {
       stored.values[index] = value
     }
 
-    var absent: Set<String> = []
-    var kept: JPtr? = nil
-    var extraValue: JPtr? = nil
+    let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
     defer { if let extraValue { JValue.release(extraValue) } }
-    if case .text(let text) = cells[base + 2] {
-      guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
-        throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
-      }
-      extraValue = parsed
-      if let list = json_object_get(parsed, "absent"), JValue.isArray(list) {
-        for index in 0..<json_array_size(list) {
-          if let name = json_array_get(list, index), JValue.isString(name) {
-            absent.insert(JValue.string(name))
-          }
-        }
-      }
-      if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
-    }
     func isKept(_ name: String) -> Bool { kept.flatMap { json_object_get($0, name) } != nil }
     if case .composite(let parts) = key, table.keyProperties.count > 1 {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) && !isKept(name) {
@@ -557,24 +565,8 @@ enum RecordRows {
     if case .integer(let stub) = cells[base + 1], stub != 0 { JValue.setNew(body, "stub", json_true()) }
     if model.tagged { JValue.setNew(values, "$type", JValue.makeString(modelName) ?? json_null()) }
 
-    var absent: Set<String> = []
-    var kept: JPtr? = nil
-    var extraValue: JPtr? = nil
+    let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
     defer { if let extraValue { JValue.release(extraValue) } }
-    if case .text(let text) = cells[base + 2] {
-      guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
-        throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
-      }
-      extraValue = parsed
-      if let list = json_object_get(parsed, "absent"), JValue.isArray(list) {
-        for index in 0..<json_array_size(list) {
-          if let name = json_array_get(list, index), JValue.isString(name) {
-            absent.insert(JValue.string(name))
-          }
-        }
-      }
-      if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
-    }
     let owned = model.owns
     if case .composite(let parts) = key, table.keyProperties.count > 1 {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) {
