@@ -39,31 +39,45 @@ extension GraphContext {
     try run(query).map(\.state.object)
   }
 
-  /// The keys of the records the query selects, in order, by SQL; nil when
-  /// the query must run in memory.
-  private func keysBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [RecordKey]? {
+  /// The query as SQL over the file's tables, selecting the records' whole
+  /// rows or their keys alone; nil when it must run in memory.
+  private func compiled(_ query: GraphQuery, _ store: GraphStore, rows: Bool) -> (
+    sql: String, parameters: [SQLCell], table: TableLayout.Table
+  )? {
     guard store.fileFormat == GraphStore.format, store.hasOwnLayout else { return nil }
     var compiler = QuerySQL(schema: schema, layout: store.layout)
+    compiler.selectsRows = rows
     guard let sql = compiler.compile(query),
       let table = store.layout.table(schema.models[query.type.keyRoot].name)
     else { return nil }
+    return (sql, compiler.parameters, table)
+  }
+
+  /// The keys of the records the query selects, in order, by SQL; nil when
+  /// the query must run in memory.
+  private func keysBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [RecordKey]? {
+    guard let (sql, parameters, table) = compiled(query, store, rows: false) else { return nil }
     memory.startReading()
     return try store.connection.withStatement(sql) { (statement) throws(StrataError) -> [RecordKey] in
-      try statement.bind(1, cells: compiler.parameters)
+      try statement.bind(1, cells: parameters)
       return try RecordRows.keys(statement, of: table)
     }
   }
 
   /// The records the query selects, in order: by SQL over the file's
-  /// tables when the context has a file in this schema's tables, else over
-  /// the records in memory (the same answers: GraphQuery+SQL.swift).
+  /// tables when the context has a file in this schema's tables (reading
+  /// the selected rows, unless memory holds every record), else over the
+  /// records in memory (the same answers: GraphQuery+SQL.swift).
   private func run(_ query: GraphQuery) throws(StrataError) -> [GraphRecord] {
     guard let store else { return runInMemory(query) }
-    if !memory.complete, let found = try readBySQL(query, store) { return found }
-    guard let keys = try keysBySQL(query, store) else {
-      if !memory.complete { _ = try memory.readAll(query.type.keyRoot) }
-      return runInMemory(query)
+    if !memory.complete {
+      guard let (sql, parameters, table) = compiled(query, store, rows: true) else {
+        _ = try memory.readAll(query.type.keyRoot)
+        return runInMemory(query)
+      }
+      return try read(query.type.keyRoot, sql, parameters, table, store)
     }
+    guard let keys = try keysBySQL(query, store) else { return runInMemory(query) }
     var found: [GraphRecord] = []
     found.reserveCapacity(keys.count)
     for key in keys {
@@ -75,22 +89,17 @@ extension GraphContext {
     return found
   }
 
-  /// The records the query selects, in order, by SQL that reads their
-  /// whole rows: a record the cache does not hold is filled from its row
-  /// (`GraphMemory.prefetched`) instead of being read again by key. Nil
-  /// when the query must run in memory.
-  private func readBySQL(_ query: GraphQuery, _ store: GraphStore) throws(StrataError) -> [GraphRecord]? {
-    guard store.fileFormat == GraphStore.format, store.hasOwnLayout else { return nil }
-    var compiler = QuerySQL(schema: schema, layout: store.layout)
-    compiler.selectsRows = true
-    let root = query.type.keyRoot
-    guard let sql = compiler.compile(query), let table = store.layout.table(schema.models[root].name) else {
-      return nil
-    }
+  /// The records of key space `root` whose whole rows `sql` selects, in
+  /// order: a record the cache does not hold is filled from its row
+  /// (`GraphMemory.prefetched`) instead of being read again by key; of a
+  /// record it holds, the key alone is read.
+  private func read(
+    _ root: Int, _ sql: String, _ parameters: [SQLCell], _ table: TableLayout.Table, _ store: GraphStore
+  ) throws(StrataError) -> [GraphRecord] {
     memory.startReading()
     let memory = self.memory
     let rows = try store.storedRows(
-      selectedBy: sql, parameters: compiler.parameters, in: table, schema: schema,
+      selectedBy: sql, parameters: parameters, in: table, schema: schema,
       needs: { key in memory.index[root]?[key]?.isFault ?? true })
     defer { memory.dropPrefetched() }
     var found: [GraphRecord] = []
