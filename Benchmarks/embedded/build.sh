@@ -24,16 +24,17 @@ embedded=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/x86_6
 src=$out/src
 rm -rf "$src"
 mkdir -p "$src/Sources"
-cp -r "$root/Sources/Strata" "$root/Sources/StrataC" "$src/Sources/"
+cp -r "$root/Sources/Strata" "$root/Sources/StrataGraph" "$root/Sources/StrataC" "$src/Sources/"
 rm -rf "$src/Sources/Strata/Codable" "$src/Sources/Strata/Lines/AsyncLineMapper.swift"
-sed -i '/^import Strata$/d' "$src"/Sources/StrataC/*.swift
+find "$src/Sources/StrataC" "$src/Sources/StrataGraph" -name '*.swift' \
+  -exec sed -i -E '/^import Strata(Graph)?$/d' {} +
 # No key paths: `\.name` as a function becomes `{ $0.name }`.
 find "$src/Sources" -name '*.swift' -exec \
   sed -i -E 's/\\\.([a-zA-Z_][a-zA-Z0-9_.]*)/{ $0.\1 }/g' {} +
 # No dynamic casts: `Dictionary(_:uniquingKeysWith:)` casts inside.
 sed -i -E 's/Dictionary\((outcome\.[a-z]+), uniquingKeysWith: \+\)/outcome.summed(\1)/' \
-  "$src/Sources/Strata/Graph/Context.swift"
-cat >>"$src/Sources/Strata/Graph/ImportOutcome.swift" <<'SWIFT'
+  "$src/Sources/StrataGraph/Context.swift"
+cat >>"$src/Sources/StrataGraph/ImportOutcome.swift" <<'SWIFT'
 
 extension ImportOutcome {
   func summed(_ pairs: [(String, Int)]) -> [String: Int] {

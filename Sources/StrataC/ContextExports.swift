@@ -1,6 +1,7 @@
 import CJansson
 import Glibc
 import Strata
+import StrataGraph
 
 /// The C type of an orphan keep callback (`strata_keep_fn`).
 public typealias KeepCallback = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32

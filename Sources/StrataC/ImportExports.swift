@@ -1,6 +1,7 @@
 import CJansson
 import Glibc
 import Strata
+import StrataGraph
 
 // The four import calls: with or without the response's metadata, from a
 // json_t or from UTF-8 text. One body (importInto) reads the options, runs

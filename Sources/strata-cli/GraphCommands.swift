@@ -1,5 +1,6 @@
 import Glibc
 import Strata
+import StrataGraph
 
 /// `strata import SCHEMA MODEL INPUT --db FILE [--root PATH] [--meta PATH:MODEL]`: imports a
 /// response into a graph file and prints what it did.

@@ -1,4 +1,5 @@
 import Strata
+import StrataGraph
 
 /// `strata query`: the records of a graph file a query selects, one JSON
 /// line each.

@@ -9,6 +9,7 @@
 // usage: graph-crash-helper PATH COUNT
 import Glibc
 import Strata
+import StrataGraph
 
 /// Writes a line to stdout at once (no buffering: the parent waits for it).
 func say(_ line: String) {

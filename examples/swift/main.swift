@@ -2,6 +2,7 @@
 // models back. Run from the repository root: swift run swift-example
 import Glibc
 import Strata
+import StrataGraph
 
 /// The typed way: Codable structs read by property name (the schema does the
 /// JSON keys, key paths, enums and dates).

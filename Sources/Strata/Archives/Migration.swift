@@ -21,10 +21,10 @@ package struct MigrationStep: Sendable {
 }
 
 /// Brings the values of an archive up to the schema's version.
-enum Migration {
+package enum Migration {
   /// The versions from `version` up to the schema's for which no step is
   /// declared (each needs at least one).
-  static func gaps(_ schema: Schema, from version: Int64) -> [Int64] {
+  package static func gaps(_ schema: Schema, from version: Int64) -> [Int64] {
     guard version < schema.version else { return [] }
     let declared = Set(schema.migrations.map(\.from))
     var missing: [Int64] = []
@@ -39,7 +39,7 @@ enum Migration {
   /// Applies every step from `version` up (those for `model`, or for every
   /// model) to `values` (stolen): the migrated values (a new reference), or the
   /// error of a step whose transformer failed or returned a non-object.
-  static func run(_ schema: Schema, values: JPtr, model: String, from version: Int64) -> Result<
+  package static func run(_ schema: Schema, values: JPtr, model: String, from version: Int64) -> Result<
     JPtr, StrataError
   > {
     var current = values

@@ -7,9 +7,12 @@ import CJansson
 /// every property merged, so a failed merge leaves the target as it was. Since
 /// nested models are never changed in place, an incoming nested model can be
 /// shared rather than copied (`union`'s later-wins elements, for one).
-struct Merging {
+package struct Merging {
   let schema: Schema
-  var errors: [ErrorDetail] = []
+  package var errors: [ErrorDetail] = []
+
+  /// Merges models of `schema`, no errors yet.
+  package init(schema: Schema) { self.schema = schema }
 
   /// What merging one property gives.
   private enum Outcome {
@@ -36,7 +39,7 @@ struct Merging {
 
   /// A new model: `target` merged with `incoming`, neither of them changed;
   /// nil after errors (in `errors`). Kept values are shared with `target`.
-  mutating func merged(_ incoming: ModelObject, onto target: ModelObject) -> ModelObject? {
+  package mutating func merged(_ incoming: ModelObject, onto target: ModelObject) -> ModelObject? {
     guard let (slots, fresh, unknown) = mergedSlots(target, incoming, path: []) else { return nil }
     var owned = slots
     var next = 0

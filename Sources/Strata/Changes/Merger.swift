@@ -1,5 +1,5 @@
 /// How `merge` and `update` combine a property's current and incoming values.
-enum MergePolicy: @unchecked Sendable {
+package enum MergePolicy: @unchecked Sendable {
   /// The incoming value wins where present; absent never wipes; null does.
   case replace
   /// A present, non-null current value stays.

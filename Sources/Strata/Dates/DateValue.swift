@@ -5,7 +5,7 @@
 /// 9999-12-31T23:59:59.999999999Z, with `nanoseconds` in `0..<1_000_000_000`.
 /// Every parser here returns only valid values; every formatter accepts any
 /// value (out-of-range fields are written as they are, never trapped on).
-struct DateValue: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct DateValue: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// Whole seconds since 1970-01-01T00:00:00Z (negative before it).
   var seconds: Int64
   /// The part of a second after `seconds`, `0..<1_000_000_000`.
@@ -51,10 +51,10 @@ struct DateValue: Sendable, Hashable, Comparable, CustomStringConvertible {
   }
 
   /// Earlier instants sort first.
-  static func < (lhs: DateValue, rhs: DateValue) -> Bool {
+  package static func < (lhs: DateValue, rhs: DateValue) -> Bool {
     lhs.seconds != rhs.seconds ? lhs.seconds < rhs.seconds : lhs.nanoseconds < rhs.nanoseconds
   }
 
   /// The canonical form, RFC 3339 in UTC: `2013-07-02T16:40:00Z`.
-  var description: String { RFC3339Formatter.format(self) }
+  package var description: String { RFC3339Formatter.format(self) }
 }

@@ -11,11 +11,11 @@
 /// hour 24 including `24:00:00`, minute 60, second 60: leap seconds are not
 /// accepted), a zone beyond 23:59, missing or extra digits, anything after
 /// the date, and instants outside 0001-01-01T00:00:00Z...9999-12-31T23:59:59.999999999Z.
-enum ISO8601DateParser {
+package enum ISO8601DateParser {
   /// The instant `bytes` spell, reading text without a zone at
   /// `defaultOffset` seconds east of UTC; nil when the text is not a valid
   /// date (or the default offset is needed but outside `TimeZoneOffset.validSeconds`).
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, defaultOffset: Int = 0) -> DateValue? {
+  package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, defaultOffset: Int = 0) -> DateValue? {
     var scanner = DateScanner(bytes)
     guard let year = scanner.digits(exactly: 4), scanner.consume(UInt8(ascii: "-")),
       let month = scanner.digits(exactly: 2), scanner.consume(UInt8(ascii: "-")),

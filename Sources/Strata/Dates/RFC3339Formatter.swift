@@ -3,13 +3,13 @@ import CJansson
 /// Writes RFC 3339 text, the canonical form of a date:
 /// `2013-07-02T16:40:00Z`, with a fraction only when the nanoseconds are not
 /// zero, trailing zeros trimmed (`.5`, `.123`, `.000001`).
-enum RFC3339Formatter {
+package enum RFC3339Formatter {
   /// Room for the longest text: a sign and 19 year digits, `-MM-DDTHH:MM:SS`,
   /// a 10-byte fraction and a 6-byte offset (only invalid values need more than 35).
   private static let capacity = 64
 
   /// The canonical text of `value`, in UTC with `Z`.
-  static func format(_ value: DateValue) -> String {
+  package static func format(_ value: DateValue) -> String {
     format(value, offset: 0)
   }
 

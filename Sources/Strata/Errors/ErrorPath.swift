@@ -1,7 +1,7 @@
 /// One step of the path from the input's root to the value being mapped.
 /// Steps hold no references that need counting, so pushing them costs nothing;
 /// they are turned into a JSON Pointer only when an error is reported.
-enum PathStep {
+package enum PathStep {
   /// An array index.
   case index(Int)
   /// An object key, borrowed from the input while it is being mapped.
@@ -20,7 +20,7 @@ enum PathStep {
 
 extension PathStep {
   /// The JSON Pointer of a sequence of steps.
-  static func pointer<S: Sequence>(_ steps: S) -> String where S.Element == PathStep {
+  package static func pointer<S: Sequence>(_ steps: S) -> String where S.Element == PathStep {
     var tokens: [String] = []
     var pendingMulti: [MultiPath]? = nil
     var pendingPluck: (array: [Key], element: [Key])? = nil

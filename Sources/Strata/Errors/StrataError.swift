@@ -49,7 +49,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// An error with a single detail.
-  init(path: String = "", code: ErrorCode, message: String) {
+  package init(path: String = "", code: ErrorCode, message: String) {
     self.errors = [ErrorDetail(path: path, code: code, message: message)]
   }
 

@@ -144,7 +144,7 @@ extension JSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expressibl
 
 extension JSON {
   /// Reads a jansson value (borrowed).
-  init(borrowing pointer: JPtr) {
+  package init(borrowing pointer: JPtr) {
     switch pointer.pointee.type {
     case JSON_OBJECT:
       var object = JSONObject()
@@ -260,5 +260,5 @@ package enum JSONText {
   }
 
   /// jansson's JSON_REAL_PRECISION(17), a function-like macro Swift cannot call.
-  static let JSON_REAL_PRECISION_17 = (17 & 0x1F) << 11
+  package static let JSON_REAL_PRECISION_17 = (17 & 0x1F) << 11
 }

@@ -1,7 +1,7 @@
 /// RFC 6901 JSON Pointer helpers.
-enum JSONPointer {
+package enum JSONPointer {
   /// Escapes one reference token: `~` as `~0`, `/` as `~1`.
-  static func escape(_ token: String) -> String {
+  package static func escape(_ token: String) -> String {
     guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
       return token
     }

@@ -7,32 +7,34 @@ package typealias JPtr = UnsafeMutablePointer<json_t>
 /// Thin, inlinable reads and builders over jansson values. This is the only
 /// place in the engine that knows jansson's layout; a schema-directed parser
 /// reading bytes straight into models would replace these calls.
-enum JValue {
+package enum JValue {
   /// Flags for parsing: any value at the top level, NUL allowed inside strings.
   static let decodeFlags = Int(JSON_DECODE_ANY | JSON_ALLOW_NUL)
 
   @inline(__always) static func kind(_ value: JPtr) -> json_type { value.pointee.type }
-  @inline(__always) static func isObject(_ value: JPtr) -> Bool { value.pointee.type == JSON_OBJECT }
-  @inline(__always) static func isArray(_ value: JPtr) -> Bool { value.pointee.type == JSON_ARRAY }
-  @inline(__always) static func isString(_ value: JPtr) -> Bool { value.pointee.type == JSON_STRING }
-  @inline(__always) static func isInteger(_ value: JPtr) -> Bool { value.pointee.type == JSON_INTEGER }
+  @inline(__always) package static func isObject(_ value: JPtr) -> Bool { value.pointee.type == JSON_OBJECT }
+  @inline(__always) package static func isArray(_ value: JPtr) -> Bool { value.pointee.type == JSON_ARRAY }
+  @inline(__always) package static func isString(_ value: JPtr) -> Bool { value.pointee.type == JSON_STRING }
+  @inline(__always) package static func isInteger(_ value: JPtr) -> Bool {
+    value.pointee.type == JSON_INTEGER
+  }
   @inline(__always) static func isReal(_ value: JPtr) -> Bool { value.pointee.type == JSON_REAL }
-  @inline(__always) static func isNull(_ value: JPtr) -> Bool { value.pointee.type == JSON_NULL }
-  @inline(__always) static func isBool(_ value: JPtr) -> Bool {
+  @inline(__always) package static func isNull(_ value: JPtr) -> Bool { value.pointee.type == JSON_NULL }
+  @inline(__always) package static func isBool(_ value: JPtr) -> Bool {
     value.pointee.type == JSON_TRUE || value.pointee.type == JSON_FALSE
   }
 
   /// Adds a reference and returns the same value.
-  @inline(__always) @discardableResult static func retain(_ value: JPtr) -> JPtr {
+  @inline(__always) @discardableResult package static func retain(_ value: JPtr) -> JPtr {
     _ = json_incref(value)
     return value
   }
 
   /// Releases a reference.
-  @inline(__always) static func release(_ value: JPtr) { json_decref(value) }
+  @inline(__always) package static func release(_ value: JPtr) { json_decref(value) }
 
   /// A short English name for the JSON type of `value`, for messages.
-  static func typeName(_ value: JPtr) -> String {
+  package static func typeName(_ value: JPtr) -> String {
     switch value.pointee.type {
     case JSON_OBJECT: return "an object"
     case JSON_ARRAY: return "an array"
@@ -45,7 +47,7 @@ enum JValue {
   }
 
   /// The UTF-8 bytes of a string value (without a terminating NUL).
-  @inline(__always) static func stringBytes(_ value: JPtr) -> UnsafeBufferPointer<UInt8> {
+  @inline(__always) package static func stringBytes(_ value: JPtr) -> UnsafeBufferPointer<UInt8> {
     let length = json_string_length(value)
     guard let base = json_string_value(value) else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(
@@ -53,12 +55,12 @@ enum JValue {
   }
 
   /// The Swift string of a string value.
-  static func string(_ value: JPtr) -> String {
+  package static func string(_ value: JPtr) -> String {
     String(decoding: stringBytes(value), as: UTF8.self)
   }
 
   /// A new reference to a string value holding `text` (which may contain NUL).
-  static func makeString(_ text: String) -> JPtr? {
+  package static func makeString(_ text: String) -> JPtr? {
     var copy = text
     return copy.withUTF8 { bytes in
       bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -68,7 +70,7 @@ enum JValue {
   }
 
   /// The member `key` of an object, borrowed, or nil.
-  @inline(__always) static func member(_ object: JPtr, _ key: Key) -> JPtr? {
+  @inline(__always) package static func member(_ object: JPtr, _ key: Key) -> JPtr? {
     key.bytes.withUnsafeBufferPointer { buffer in
       json_object_getn(object, buffer.baseAddress, key.length)
     }
@@ -82,7 +84,7 @@ enum JValue {
   }
 
   /// Sets `object[key]` for a Swift string key, stealing the reference to `value`.
-  static func setNew(_ object: JPtr, _ key: String, _ value: JPtr) {
+  package static func setNew(_ object: JPtr, _ key: String, _ value: JPtr) {
     var copy = key
     copy.withUTF8 { bytes in
       bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -108,7 +110,7 @@ enum JValue {
   }
 
   /// Calls `body` with each key (as bytes) and value of an object, in order.
-  @inline(__always) static func forEachMember(
+  @inline(__always) package static func forEachMember(
     _ object: JPtr, _ body: (UnsafeBufferPointer<UInt8>, JPtr) -> Void
   ) {
     var iterator = json_object_iter(object)
@@ -125,15 +127,15 @@ enum JValue {
   }
 
   /// The Swift string of an object key's bytes.
-  static func keyString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  package static func keyString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     String(decoding: bytes, as: UTF8.self)
   }
 }
 
 /// An object key prepared once (at schema load) for fast lookups.
-struct Key: Sendable {
+package struct Key: Sendable {
   /// The key as text, for messages and paths.
-  let name: String
+  package let name: String
   /// The UTF-8 bytes of the key.
   let bytes: [CChar]
   /// The number of bytes.

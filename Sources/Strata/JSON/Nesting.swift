@@ -8,9 +8,9 @@ import CJansson
 /// relies on those values nesting at most `maxDepth` levels: the mapper
 /// refuses deeper `json` values and kept keys, and the calls that take whole
 /// documents (patches, archives, schemas) refuse deeper ones up front.
-enum Nesting {
+package enum Nesting {
   /// True when `value` nests more than `limit` levels (stops as soon as it does).
-  static func exceeds(_ value: JPtr, _ limit: Int) -> Bool {
+  package static func exceeds(_ value: JPtr, _ limit: Int) -> Bool {
     guard JValue.isObject(value) || JValue.isArray(value) else { return false }
     if limit < 1 { return true }
     // Each entry: a container and where its walk stands (array index or object iterator).
@@ -42,11 +42,11 @@ enum Nesting {
   }
 
   /// The `depth` error of a document nested more than `limit` levels.
-  static func tooDeep(_ what: String, _ limit: Int) -> StrataError {
+  package static func tooDeep(_ what: String, _ limit: Int) -> StrataError {
     StrataError(code: .depth, message: "\(what) is nested deeper than \(limit) levels")
   }
 
   /// How deep the documents given whole (patches, archives, schemas) may nest:
   /// the values inside them, at most `maxDepth` levels, plus their envelope.
-  static let documentLimit = maxDepth + 16
+  package static let documentLimit = maxDepth + 16
 }

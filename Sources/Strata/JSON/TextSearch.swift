@@ -4,7 +4,7 @@
 /// libstrata.so; Benchmarks/README.md, "Footprint").
 extension String {
   /// True when `part` occurs in the text.
-  func holds(_ part: String) -> Bool {
+  package func holds(_ part: String) -> Bool {
     Self.firstOffset(of: Array(part.utf8), in: Array(utf8), from: 0) != nil
   }
 

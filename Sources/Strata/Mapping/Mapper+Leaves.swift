@@ -236,7 +236,7 @@ extension Mapper {
   /// A short rendering of a value for messages.
   /// Scalars are shown as JSON; arrays and objects by their type and size
   /// (never dumped: a C caller's json_t may nest deeper than any stack).
-  static func show(_ value: JPtr) -> String {
+  package static func show(_ value: JPtr) -> String {
     if JValue.isArray(value) { return "an array of \(json_array_size(value)) elements" }
     if JValue.isObject(value) { return "an object of \(json_object_size(value)) members" }
     guard let text = json_dumps(value, Int(JSON_ENCODE_ANY | JSON_COMPACT)) else {

@@ -3,7 +3,7 @@ import Glibc
 
 /// Objects onto models: each property of the model, and the subtype a cluster chooses.
 extension Mapper {
-  mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
+  package mutating func model(_ value: JPtr, _ type: ModelType) -> ModelObject? {
     guard canEnter(type) else { return nil }
     depth += 1
     defer { depth -= 1 }
@@ -100,7 +100,7 @@ extension Mapper {
   /// unknown keys kept with it (`unknown`, borrowed, or nil): what
   /// `model(_:_:)` makes of an object holding those values in canonical
   /// mode, without an object to look them up in.
-  mutating func canonicalModel(_ type: ModelType, unknown kept: JPtr?, values value: (Int) -> JPtr?)
+  package mutating func canonicalModel(_ type: ModelType, unknown kept: JPtr?, values value: (Int) -> JPtr?)
     -> ModelObject?
   {
     guard canEnter(type) else { return nil }
@@ -138,7 +138,7 @@ extension Mapper {
 
   /// The model that an object of `type` is mapped onto: `type` itself, or the
   /// subtype its `subtypes` choose (following clusters of clusters).
-  mutating func subtype(_ object: JPtr, _ type: ModelType) -> ModelType? {
+  package mutating func subtype(_ object: JPtr, _ type: ModelType) -> ModelType? {
     let owner = Owner(model: type, property: -1)
     if mode == .canonical {
       guard let tag = json_object_get(object, "$type") else { return type }

@@ -9,13 +9,19 @@ public let maxDepth = 512
 /// Two modes: `.json` reads input as the API sends it (JSON keys and key
 /// paths, enum mappings, unknown keys); `.canonical` reads canonical values
 /// (property names as keys, model-side enum values), as in `default`.
-struct Mapper {
-  enum Mode { case json, canonical }
+package struct Mapper {
+  package enum Mode { case json, canonical }
 
   /// Which property a value belongs to, for errors.
-  struct Owner {
+  package struct Owner {
     let model: ModelType
     let property: Int
+
+    /// Property `property` of `model`.
+    package init(model: ModelType, property: Int) {
+      self.model = model
+      self.property = property
+    }
   }
 
   let schema: Schema
@@ -26,39 +32,40 @@ struct Mapper {
   /// True while reading a partial model (an update): missing keys stay absent
   /// (no default, no `missing` error) and null on a property without null
   /// means "clear" (read as `.null`, which the merge turns into absent).
-  var partial = false
+  package var partial = false
   /// True while reading a property of a partial model.
-  var clearing = false
+  package var clearing = false
   /// True while reading a property of a partial model whose null means "clear"
   /// (required properties cannot be cleared).
-  var clearsNull = false
-  var errors: [ErrorDetail] = []
-  var steps: [PathStep] = []
+  package var clearsNull = false
+  package var errors: [ErrorDetail] = []
+  package var steps: [PathStep] = []
   /// Inside a graph import: the relationship values of records are held
   /// here, unmapped, for the import to resolve into records
   /// (`Graph/RelationCollector.swift` conforms; GraphImporter.swift).
-  var relations: (any RelationHolder)? = nil
-  var depth = 0
+  package var relations: (any RelationHolder)? = nil
+  package var depth = 0
   /// On the byte paths: the stand-ins of numbers outside jansson's range
   /// (`NumberMarkers`), reported where a scalar reads them.
   var numbers: NumberMarkers? = nil
   /// The lowest stack address recursion may reach on this thread.
   let stackLimit = StackGuard.limit()
 
-  init(schema: Schema, mode: Mode) {
+  package init(schema: Schema, mode: Mode) {
     self.schema = schema
     self.mode = mode
     steps.reserveCapacity(16)
   }
 
   /// True when nesting one level more stays within `maxDepth` and the thread's stack.
-  func canDescend() -> Bool {
+  package func canDescend() -> Bool {
     depth < maxDepth && StackGuard.hasRoom(stackLimit)
   }
 
   // MARK: errors
 
-  mutating func report(_ code: ErrorCode, _ message: String, _ owner: Owner?, extra: [PathStep] = []) {
+  package mutating func report(_ code: ErrorCode, _ message: String, _ owner: Owner?, extra: [PathStep] = [])
+  {
     var model = ""
     var property = ""
     if let owner {
@@ -73,7 +80,7 @@ struct Mapper {
     )
   }
 
-  func typeName(_ type: TypeRef) -> String { type.name(models: schema.modelNames) }
+  package func typeName(_ type: TypeRef) -> String { type.name(models: schema.modelNames) }
 
   // MARK: entry points
 
@@ -127,7 +134,7 @@ struct Mapper {
   }
 
   /// Reads a whole property value (for `default`): null, leaves or models.
-  mutating func read(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
+  package mutating func read(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
     propertyValue(
       value, model.properties[property].type, Owner(model: model, property: property),
       model.properties[property].rules)
@@ -135,7 +142,7 @@ struct Mapper {
 
   /// Reads one scalar of a property (an element, for a list): `type`, with
   /// the property's rules.
-  mutating func readScalar(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
+  package mutating func readScalar(_ value: JPtr, type: TypeRef, model: ModelType, property: Int) -> Slot {
     propertyValue(value, type, Owner(model: model, property: property), model.properties[property].rules)
   }
 
@@ -149,7 +156,7 @@ struct Mapper {
 /// Where the mapper sets aside a relationship value of a record instead of
 /// mapping it (a graph import resolves it into a record later). Declared
 /// here so that the mapper knows nothing of the graph's types.
-protocol RelationHolder: AnyObject {
+package protocol RelationHolder: AnyObject {
   /// Sets `value` (borrowed from the input) aside, found at `steps`, for a
   /// relationship to model `model`; returns the placeholder slot.
   func hold(_ value: JPtr, steps: [PathStep], model: Int) -> Slot

@@ -1,7 +1,7 @@
 /// What a property does to each scalar of its value on the way in (transform
 /// chain, then enum mapping, then type check, then validation) and on the way
 /// out (enum reversed, then the chain reversed).
-final class ValueRules: @unchecked Sendable {
+package final class ValueRules: @unchecked Sendable {
   /// The `transform` chain, in order.
   var transforms: [Transformer] = []
   /// The `enum` mapping, or nil.

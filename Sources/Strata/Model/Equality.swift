@@ -2,7 +2,7 @@ import CJansson
 
 /// Equality and hashing over canonical values: absent differs from null,
 /// kept unknown keys count, object key order does not.
-enum Equality {
+package enum Equality {
   /// True if two models have the same type and equal values.
   static func equal(_ a: ModelObject, _ b: ModelObject) -> Bool {
     if a === b { return true }
@@ -12,7 +12,7 @@ enum Equality {
   }
 
   /// True if two models keep the same unknown keys (none and an empty set alike).
-  static func equalUnknown(_ a: ModelObject, _ b: ModelObject) -> Bool {
+  package static func equalUnknown(_ a: ModelObject, _ b: ModelObject) -> Bool {
     switch (a.unknown, b.unknown) {
     case (nil, nil): return true
     case (let x?, let y?): return json_equal(x, y) != 0
@@ -21,7 +21,7 @@ enum Equality {
     }
   }
 
-  static func equal(_ a: Slot, _ b: Slot) -> Bool {
+  package static func equal(_ a: Slot, _ b: Slot) -> Bool {
     switch (a, b) {
     case (.absent, .absent), (.null, .null): return true
     case (.leaf(let x), .leaf(let y)): return x == y || json_equal(x, y) != 0

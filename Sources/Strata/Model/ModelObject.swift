@@ -12,29 +12,30 @@ package final class ModelObject: @unchecked Sendable {
   /// The model's type.
   package let type: ModelType
   /// One slot per property.
-  var slots: ContiguousArray<Slot>
+  package var slots: ContiguousArray<Slot>
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
-  var unknown: JPtr?
+  package var unknown: JPtr?
   /// For the committed state of a graph record: the record (the object is
   /// then read only; a copy is an ordinary model). Weak: nil once the
   /// record is deleted or its context closed. A protocol, so that models
   /// know nothing of the graph's types (`Graph/GraphRecord` conforms).
-  weak var graphRecord: (any RecordIdentity)? {
+  package weak var graphRecord: (any RecordIdentity)? {
     didSet { if let graphRecord { recordKey = graphRecord.key } }
   }
   /// The key of the graph record this object shows, kept when the record
   /// is deleted or its context closed (the handle stays a read-only record).
-  private(set) var recordKey: RecordKey?
+  package private(set) var recordKey: RecordKey?
   /// True when this is the committed state of a stub record (known by its
   /// key only, not yet filled by an object).
-  package internal(set) var recordIsStub = false
+  package var recordIsStub = false
   /// For the committed object of a record of a graph file: the cache it
   /// came from (`GraphMemory`), which finds the record again by its key
   /// once it left the cache.
-  var recordSource: ObjectIdentifier?
+  package var recordSource: ObjectIdentifier?
 
-  init(schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false)
-  {
+  package init(
+    schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false
+  ) {
     self.schema = schema
     self.owner = template ? nil : schema
     self.type = type
@@ -59,7 +60,7 @@ package final class ModelObject: @unchecked Sendable {
 /// What a model object shown as a graph record knows of that record: its
 /// key, as a value and as JSON. The graph's record type conforms; the
 /// arrow points from the graph to models, never back.
-protocol RecordIdentity: AnyObject {
+package protocol RecordIdentity: AnyObject {
   /// The record's key.
   var key: RecordKey { get }
   /// The key as JSON (borrowed: owned by the record).

@@ -4,7 +4,7 @@ import CJansson
 /// records by. A string never equals a number (`"5"` is not `5`); a
 /// composite key is the list of its parts in `primaryKey` order; a record
 /// given no key at all gets a `synthetic` one, written `{"$id": N}`.
-enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+package enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
   case bool(Bool)
   case int(Int64)
   case double(Double)
@@ -14,7 +14,7 @@ enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 
   /// The key a JSON value (borrowed) stands for, or nil when it cannot be a
   /// key (null, an object other than `{"$id": N}`, a non-finite number).
-  init?(json value: JPtr) {
+  package init?(json value: JPtr) {
     switch value.pointee.type {
     case JSON_TRUE: self = .bool(true)
     case JSON_FALSE: self = .bool(false)
@@ -44,7 +44,7 @@ enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// The key as JSON (a new reference).
-  func makeJSON() -> JPtr? {
+  package func makeJSON() -> JPtr? {
     switch self {
     case .bool(let value): return value ? json_true() : json_false()
     case .int(let value): return json_integer(json_int_t(value))
@@ -72,7 +72,7 @@ enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
   }
 
-  static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
+  package static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
     switch (lhs, rhs) {
     case (.bool(let a), .bool(let b)): return !a && b
     case (.int(let a), .int(let b)): return a < b
@@ -87,7 +87,7 @@ enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// The key as compact JSON text, for messages.
-  var description: String {
+  package var description: String {
     guard let value = makeJSON() else { return "?" }
     defer { JValue.release(value) }
     return Mapper.show(value)

@@ -6,7 +6,7 @@ import CJansson
 /// This is the engine's model storage. A `.leaf` owns one reference to its
 /// json_t (shared with the input where the value passed through untouched);
 /// whoever owns a slot calls `release()` once when dropping it.
-enum Slot {
+package enum Slot {
   /// Never set.
   case absent
   /// Explicitly null.
@@ -26,7 +26,7 @@ enum Slot {
   /// unspecialized allocation and looks up the array storage's generic
   /// metadata on every call (Benchmarks/README.md, "Where the time goes
   /// (direct reading)").
-  static func absentSlots(_ count: Int) -> ContiguousArray<Slot> {
+  package static func absentSlots(_ count: Int) -> ContiguousArray<Slot> {
     var slots = ContiguousArray<Slot>()
     slots.reserveCapacity(count)
     for _ in 0..<count { slots.append(.absent) }
@@ -34,7 +34,7 @@ enum Slot {
   }
 
   /// Drops the references this slot owns.
-  func release() {
+  package func release() {
     switch self {
     case .absent, .null, .model: return
     case .leaf(let value): JValue.release(value)
@@ -44,7 +44,7 @@ enum Slot {
   }
 
   /// A deep copy: leaves are shared (they are never changed in place), models copied.
-  func copy() -> Slot {
+  package func copy() -> Slot {
     switch self {
     case .absent, .null: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
@@ -57,7 +57,7 @@ enum Slot {
 
   /// Another reference to the same value: leaves retained, nested models
   /// shared (they are never changed in place), collections rebuilt.
-  func shared() -> Slot {
+  package func shared() -> Slot {
     switch self {
     case .absent, .null, .model: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
@@ -68,14 +68,14 @@ enum Slot {
   }
 
   /// True unless absent.
-  var isPresent: Bool {
+  package var isPresent: Bool {
     if case .absent = self { return false }
     return true
   }
 }
 
 /// One entry of a `{T}` slot.
-struct DictEntry {
+package struct DictEntry {
   /// The object key.
   let key: String
   /// The value.

@@ -14,7 +14,7 @@ import Glibc
 ///
 /// The stand-ins are kept alive until the call ends, so their addresses
 /// identify them.
-final class NumberMarkers {
+package final class NumberMarkers {
   /// What a stand-in stands for.
   enum Kind {
     /// An integer beyond 64 bits, and the nearest double (finite).

@@ -2,7 +2,7 @@ import Glibc
 
 /// What the byte parser builds of one JSON value: all of it, or only the
 /// parts a model reads (see `PrunedParser`).
-indirect enum Want {
+package indirect enum Want {
   /// The whole value (leaves, `json` values, transformer inputs, kept keys).
   case all
   /// An object: only the keys its `ObjectWant` lists (a non-object is built whole).
@@ -19,8 +19,11 @@ indirect enum Want {
 /// A reference to an `ObjectWant` that does not keep it alive: plans of
 /// recursive models refer to themselves, so the `WantStore` of the schema's
 /// `ParsePlans` owns every one of them.
-struct PlanRef {
+package struct PlanRef {
   unowned(unsafe) let plan: ObjectWant
+
+  /// A reference to `plan` (owned by its schema's `WantStore`).
+  package init(plan: ObjectWant) { self.plan = plan }
 }
 
 /// Owns the `ObjectWant`s of one schema's plans.
@@ -41,7 +44,7 @@ final class WantStore {
 }
 
 /// The keys of an object that a model reads, and how much of each value.
-final class ObjectWant: @unchecked Sendable {
+package final class ObjectWant: @unchecked Sendable {
   /// True when every key is built (`unknownKeys: keep` or `reject`).
   var keepAll = false
   /// The wanted keys (UTF-8 bytes) and the part of each value to build.
@@ -219,7 +222,7 @@ package final class ParsePlans: @unchecked Sendable {
   deinit { pthread_mutex_destroy(&mutex) }
 
   /// The plan of model `type` of `schema`.
-  func plan(_ type: ModelType, in schema: Schema) -> ObjectWant {
+  package func plan(_ type: ModelType, in schema: Schema) -> ObjectWant {
     pthread_mutex_lock(&mutex)
     defer { pthread_mutex_unlock(&mutex) }
     if let plan = plans[type.index] { return plan }

@@ -15,7 +15,7 @@ import Glibc
 /// integer outside 64 bits, a real that overflows, NUL in a key, nesting
 /// near jansson's limit), `parse` returns nil and the caller falls back to
 /// jansson's own parser, which then gives the exact DOM answer and error.
-struct PrunedParser {
+package struct PrunedParser {
   let base: UnsafePointer<UInt8>
   let end: Int
   var position = 0
@@ -72,7 +72,7 @@ struct PrunedParser {
   /// false on anything unusual (the caller then redoes the whole text on the
   /// DOM path, whatever it did with the elements so far); true when every
   /// element went to `body`.
-  static func forEachElement(
+  package static func forEachElement(
     _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, _ body: (JPtr, Int) -> Void
   ) -> Bool? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }

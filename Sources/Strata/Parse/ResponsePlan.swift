@@ -2,7 +2,7 @@
 /// records, each record as its model's plan says, and the keys down to the
 /// metadata, as its model's plan says; everything else in the response is
 /// skipped. Graph imports and `Schema.mapResponseBytes` read text with it.
-struct ResponsePlan {
+package struct ResponsePlan {
   /// Owns the objects on the way down (the models' plans are the schema's).
   private let store = WantStore()
   /// The want of the whole response.
@@ -10,7 +10,9 @@ struct ResponsePlan {
 
   /// The plan for the records of `type` at `root` (no keys: the whole
   /// response) and, when given, the metadata of model `meta.type` at `meta.keys`.
-  init(schema: Schema, records type: ModelType, root: [Key], meta: (keys: [Key], type: ModelType)? = nil) {
+  package init(
+    schema: Schema, records type: ModelType, root: [Key], meta: (keys: [Key], type: ModelType)? = nil
+  ) {
     let records = Want.records(PlanRef(plan: schema.parsePlans.plan(type, in: schema)))
     var top = Self.down(root, to: records, store)
     if let meta {
@@ -31,7 +33,7 @@ struct ResponsePlan {
 
   /// Parses `bytes` as the plan says: nil when the parser gave up (the
   /// caller then parses with jansson).
-  func parse(_ bytes: UnsafeBufferPointer<UInt8>, markers: NumberMarkers? = nil) -> JPtr? {
+  package func parse(_ bytes: UnsafeBufferPointer<UInt8>, markers: NumberMarkers? = nil) -> JPtr? {
     withExtendedLifetime(store) { PrunedParser.parse(bytes, want, markers: markers) }
   }
 }

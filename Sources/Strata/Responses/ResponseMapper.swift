@@ -74,7 +74,7 @@ extension Schema {
   }
 
   /// The model's declared root and meta, with the call's options over them.
-  func responseShape(_ type: ModelType, _ request: ResponseRequest) -> Result<
+  package func responseShape(_ type: ModelType, _ request: ResponseRequest) -> Result<
     ResponseShape, StrataError
   > {
     var shape = type.response
@@ -132,7 +132,7 @@ enum ResponseLookup {
 }
 
 /// What a response holds at the root of its records.
-enum RecordsRoot {
+package enum RecordsRoot {
   /// No records: null there, or null on the way.
   case none
   /// One record.
@@ -144,7 +144,7 @@ enum RecordsRoot {
   case failed(ErrorDetail)
 
   /// The records of `type` at `location` in `response` (borrowed).
-  static func find(_ location: ResponseLocation, in response: JPtr, type: ModelType) -> RecordsRoot {
+  package static func find(_ location: ResponseLocation, in response: JPtr, type: ModelType) -> RecordsRoot {
     let place = location.text.isEmpty ? "the whole response" : "the root '\(location.text)'"
     switch ResponseLookup.find(location, in: response) {
     case .throughNull: return .none
@@ -216,7 +216,9 @@ extension Mapper {
   }
 
   /// Maps the metadata at `location` onto `type`: nil when it is absent or null.
-  mutating func mapMetadata(_ response: JPtr, type: ModelType, location: ResponseLocation) -> ModelObject? {
+  package mutating func mapMetadata(_ response: JPtr, type: ModelType, location: ResponseLocation)
+    -> ModelObject?
+  {
     switch ResponseLookup.find(location, in: response) {
     case .missing, .throughNull: return nil
     // A response that is not an object (a bare array) has no keys, so no metadata.

@@ -2,25 +2,31 @@ import CJansson
 
 /// Where a model's records and its paging metadata sit in an API response:
 /// the model's `root` and `meta` keys (docs/responses.md), or a call's options.
-struct ResponseShape: Sendable {
+package struct ResponseShape: Sendable {
   /// The location of the records; nil: the whole response.
-  var root: ResponseLocation? = nil
+  package var root: ResponseLocation? = nil
   /// Where the metadata sits and the model it maps onto; nil: no metadata.
-  var meta: ResponseMetaSpec? = nil
+  package var meta: ResponseMetaSpec? = nil
 
   /// The metadata's location and model type in `schema`; nil when there is no metadata.
-  func metadata(in schema: Schema) -> (location: ResponseLocation, type: ModelType)? {
+  package func metadata(in schema: Schema) -> (location: ResponseLocation, type: ModelType)? {
     guard let meta, meta.model >= 0, meta.model < schema.models.count else { return nil }
     return (meta.location, schema.models[meta.model])
   }
 }
 
 /// One location in a response: the keys to follow from its top.
-struct ResponseLocation: Sendable {
+package struct ResponseLocation: Sendable {
   /// The keys, outermost first; empty for the whole response.
-  let keys: [Key]
+  package let keys: [Key]
   /// The location as written ("statuses", "/a.b/c", ""), for messages.
   let text: String
+
+  /// The location of `keys`, written `text`.
+  package init(keys: [Key], text: String) {
+    self.keys = keys
+    self.text = text
+  }
 
   /// The JSON Pointer of the first `count` keys.
   func pointer(_ count: Int) -> String {
@@ -50,13 +56,13 @@ struct ResponseLocation: Sendable {
 }
 
 /// Why a location could not be read.
-struct ResponseLocationError: Error, Sendable {
+package struct ResponseLocationError: Error, Sendable {
   /// One line for a person.
-  let message: String
+  package let message: String
 }
 
 /// Where the paging metadata sits, and the model it maps onto.
-struct ResponseMetaSpec: Sendable {
+package struct ResponseMetaSpec: Sendable {
   /// The metadata's location, from the top of the response.
   let location: ResponseLocation
   /// The index of the metadata's model in the schema.
@@ -83,7 +89,7 @@ public struct ResponseMeta: Sendable, Hashable {
 extension ResponseMeta {
   /// Reads the "meta" option of a C, Python or command-line call (borrowed):
   /// an object with the strings "path" and "model" and nothing else.
-  static func read(_ value: JPtr) -> Result<ResponseMeta, ResponseLocationError> {
+  package static func read(_ value: JPtr) -> Result<ResponseMeta, ResponseLocationError> {
     guard JValue.isObject(value),
       let path = JValue.member(value, Key("path")), JValue.isString(path),
       let model = JValue.member(value, Key("model")), JValue.isString(model),

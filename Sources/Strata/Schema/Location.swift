@@ -1,5 +1,5 @@
 /// Where a property's value lives in the input object.
-enum Location: Sendable {
+package enum Location: Sendable {
   /// `json: false`: never read nor written.
   case none
   /// A key path (from dots or a JSON Pointer): the keys to follow.
@@ -11,7 +11,7 @@ enum Location: Sendable {
 }
 
 /// One key path of a list-of-key-paths location.
-struct MultiPath: Sendable {
+package struct MultiPath: Sendable {
   /// The key path as the schema writes it (the key in the built object).
   let written: Key
   /// The keys to follow in the input.

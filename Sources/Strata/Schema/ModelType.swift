@@ -7,28 +7,28 @@ enum UnknownKeys: String, Sendable {
 }
 
 /// One declared property of a model.
-struct PropertySpec: @unchecked Sendable {
+package struct PropertySpec: @unchecked Sendable {
   /// The property's name.
-  let name: String
+  package let name: String
   /// The model whose document declares the property (a base, for inherited ones).
   let declaredIn: String
   /// The property's type.
-  var type: TypeRef
+  package var type: TypeRef
   /// Where the value lives.
-  var location: Location
+  package var location: Location
   /// A missing key is an error.
-  var required: Bool
+  package var required: Bool
   /// The value when the key is missing (a template copied into each model), or nil.
-  var defaultSlot: Slot?
+  package var defaultSlot: Slot?
   /// Transformers, enum mapping and validation applied to each scalar of the value, or nil.
-  var rules: ValueRules?
+  package var rules: ValueRules?
   /// How `merge` and `update` combine this property's values.
-  var merge: MergePolicy = .replace
+  package var merge: MergePolicy = .replace
   /// The relationship this property is in a graph context, or nil (Relation.swift).
-  var relation: Relation? = nil
+  package var relation: Relation? = nil
 
   /// The key path for messages: "user.login", "/a.b/c", or the list.
-  var locationText: String {
+  package var locationText: String {
     switch location {
     case .none: return "(none)"
     case .path(let keys): return keys.map(\.name).joined(separator: ".")
@@ -42,13 +42,13 @@ struct PropertySpec: @unchecked Sendable {
 /// A model declared by the schema.
 package final class ModelType: @unchecked Sendable {
   /// The model's name.
-  let name: String
+  package let name: String
   /// Its index in the schema.
-  let index: Int
+  package let index: Int
   /// Its properties, in the document's order.
-  var properties: ContiguousArray<PropertySpec> = []
+  package var properties: ContiguousArray<PropertySpec> = []
   /// Property name -> index.
-  var propertyIndex: [String: Int] = [:]
+  package var propertyIndex: [String: Int] = [:]
   /// What to do with unmapped input keys.
   var unknownKeys: UnknownKeys = .ignore
   /// The `keys` rule for properties without `json` (inherited along `extends`).
@@ -56,10 +56,10 @@ package final class ModelType: @unchecked Sendable {
   /// The model this one `extends`, or nil.
   var base: ModelType? = nil
   /// Where records of this model sit in an API response (`root`, `meta`).
-  var response = ResponseShape()
+  package var response = ResponseShape()
 
   /// True when `other` is this model or one of its bases (along `extends`).
-  func isSelfOrDescendant(of other: ModelType) -> Bool {
+  package func isSelfOrDescendant(of other: ModelType) -> Bool {
     var current: ModelType? = self
     var hops = 0
     while let model = current, hops < 10_000 {
@@ -70,22 +70,22 @@ package final class ModelType: @unchecked Sendable {
     return false
   }
   /// The primary key's properties (indices), possibly empty.
-  var primaryKey: [Int] = []
+  package var primaryKey: [Int] = []
   /// The model whose records share one key space with this one's in a graph
   /// context: the furthest base along `extends` with the same primary key.
-  var keyRoot: Int = 0
+  package var keyRoot: Int = 0
   /// The indices of the properties that are relationships, in order.
-  var relations: [Int] = []
+  package var relations: [Int] = []
   /// The `indexes` a graph file keeps on this model's table: each a list of
   /// property names (checked by the loader's relations pass).
-  var indexes: [[String]] = []
+  package var indexes: [[String]] = []
   /// The first key of every property's location: the input keys the model maps.
   var mappedKeys: Set<String> = []
   /// How to choose a subtype for input of this model (class clusters), or nil.
   var cluster: Cluster? = nil
   /// True when some model's `subtypes` can choose this one: its canonical
   /// dictionary then carries `"$type"`.
-  var isSubtype = false
+  package var isSubtype = false
   /// The discriminator keys and values written back when serializing this
   /// model, outermost cluster first.
   var discriminators: [(key: Key, value: String)] = []

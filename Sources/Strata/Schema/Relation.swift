@@ -2,20 +2,20 @@
 /// (`User`, `User?`, `[Tag]`, `[Tag]?`). Outside a graph context it maps
 /// as a nested model like any other; inside one it refers to uniqued
 /// records (Sources/Strata/Graph).
-struct Relation: Sendable {
+package struct Relation: Sendable {
   /// The index of the model the property refers to (as declared: a cluster's base stays the base).
-  let target: Int
+  package let target: Int
   /// True for `[T]` and `[T]?`.
-  let toMany: Bool
+  package let toMany: Bool
   /// The index, in the target model, of the property that points back, or nil.
-  var inverse: Int? = nil
+  package var inverse: Int? = nil
   /// True when the records this property drops are deleted unless something
   /// else refers to them (`"orphans": "delete"`).
-  var deletesOrphans = false
+  package var deletesOrphans = false
   /// What deleting a record does to the records this property holds, and
   /// what happens when this property lets go of a record whose inverse
   /// cannot be empty (`"deleteRule"`; its default is set at load).
-  var deleteRule: DeleteRule = .nullify
+  package var deleteRule: DeleteRule = .nullify
   /// True when the schema wrote `deleteRule` (false: the loader's default).
   var declaresDeleteRule = false
 
@@ -36,7 +36,7 @@ struct Relation: Sendable {
 }
 
 /// A relationship's delete rule, as Core Data names them.
-enum DeleteRule: String, Sendable {
+package enum DeleteRule: String, Sendable {
   /// The held records let go of the deleted one (their inverse loses it).
   case nullify
   /// The held records are deleted with it (and a record dropped from the

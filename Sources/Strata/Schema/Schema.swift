@@ -7,7 +7,7 @@ public final class Schema: @unchecked Sendable {
   /// The schema's own `version` (0 when the document declares none).
   public let version: Int64
   /// The models, in the document's order.
-  let models: [ModelType]
+  package let models: [ModelType]
   /// Model name -> index.
   let modelIndex: [String: Int]
   /// The model names, in the document's order.
@@ -20,9 +20,9 @@ public final class Schema: @unchecked Sendable {
   /// Each instance of a generic model -> that generic model as written (`Page<Tweet>` -> `Page<T>`).
   let instanceTemplates: [String: String]
   /// What the byte parser builds of each model's objects (Sources/Strata/Parse), made on first use.
-  let parsePlans = ParsePlans()
+  package let parsePlans = ParsePlans()
   /// The host's key injectors, by model name (KeyInjector.swift).
-  let keyInjectors: [String: KeyInjector]
+  package let keyInjectors: [String: KeyInjector]
 
   /// Loads and checks a schema document (borrowed); the whole document is read
   /// and every problem reported.
@@ -238,7 +238,7 @@ public final class Schema: @unchecked Sendable {
 
   /// The model type named `name` (an instance of a generic model in any
   /// spacing: `Page< Tweet >` is `Page<Tweet>`), or an `argument` error.
-  func modelType(_ name: String) -> Result<ModelType, StrataError> {
+  package func modelType(_ name: String) -> Result<ModelType, StrataError> {
     if let index = modelIndex[name] { return .success(models[index]) }
     guard name.contains("<"), case .success(let expression) = TypeExpression.parse(name) else {
       if let written = generics[name] {

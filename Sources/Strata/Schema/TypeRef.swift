@@ -1,5 +1,5 @@
 /// The type of a property: a scalar, a model, or a collection of types.
-indirect enum TypeRef: Sendable {
+package indirect enum TypeRef: Sendable {
   case string
   case int
   case double
@@ -19,7 +19,7 @@ indirect enum TypeRef: Sendable {
 
   /// True when no model appears anywhere in the type, so that a value of the
   /// type is stored as a single JSON value.
-  var isLeafy: Bool {
+  package var isLeafy: Bool {
     switch self {
     case .string, .int, .double, .bool, .url, .json, .date: return true
     case .model: return false
@@ -34,7 +34,7 @@ indirect enum TypeRef: Sendable {
   }
 
   /// True for `T?` and `json`, the types that accept null.
-  var acceptsNull: Bool {
+  package var acceptsNull: Bool {
     switch self {
     case .optional, .json: return true
     default: return false
@@ -42,19 +42,19 @@ indirect enum TypeRef: Sendable {
   }
 
   /// True for `[T]`.
-  var isArray: Bool {
+  package var isArray: Bool {
     if case .array = self { return true }
     return false
   }
 
   /// The type without its outer `?`.
-  var unwrapped: TypeRef {
+  package var unwrapped: TypeRef {
     if case .optional(let inner) = self { return inner }
     return self
   }
 
   /// The type as the schema writes it.
-  func name(models: [String]) -> String {
+  package func name(models: [String]) -> String {
     switch self {
     case .string: return "string"
     case .int: return "int"

@@ -3,7 +3,7 @@ import CJansson
 /// Turns model storage back into JSON: the canonical dictionary (property
 /// names, model-side values) and the serialized form (JSON keys and key
 /// paths, enum values mapped back, unknown keys carried through).
-enum Serializer {
+package enum Serializer {
   // MARK: canonical
 
   /// The canonical dictionary of a model (a new reference). With `archive`,
@@ -26,7 +26,7 @@ enum Serializer {
   }
 
   /// The canonical value of a slot (a new reference), or nil when absent.
-  static func canonical(_ slot: Slot, archive: Bool = false) -> JPtr? {
+  package static func canonical(_ slot: Slot, archive: Bool = false) -> JPtr? {
     switch slot {
     case .absent: return nil
     case .null: return json_null()

@@ -7,8 +7,9 @@ import Testing
 /// arrow the code adds without a line here fails, and so does a line here
 /// that the code no longer needs, so the map stays true both ways.
 ///
-/// The graph (`Graph/`) is the top of the engine: no other folder names its
-/// types. A model shows a record through `RecordIdentity` (Model/) and the
+/// The graph (`Graph/`: all of `Sources/StrataGraph`, its own module) is the
+/// top of the engine: no other folder names its types (module Strata cannot:
+/// it does not depend on StrataGraph). A model shows a record through `RecordIdentity` (Model/) and the
 /// mapper sets relationship values aside through `RelationHolder`
 /// (Mapping/); the graph's types conform to both.
 private let allowedUses: [String: Set<String>] = [
@@ -81,19 +82,30 @@ private func usedNames(_ text: String) -> Set<String> {
     })
 }
 
-@Test func eachEngineFolderUsesOnlyTheFoldersTheMapAllows() throws {
+/// The engine's folders by name: those of `Sources/Strata` (the mapping
+/// engine, module Strata) and `Graph`, the whole of `Sources/StrataGraph`
+/// (module StrataGraph, built on Strata, which cannot name its types).
+private func engineFolders() throws -> [String: URL] {
   let sources = repositoryRoot.appendingPathComponent("Sources/Strata")
-  let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { name in
+  var folders: [String: URL] = ["Graph": repositoryRoot.appendingPathComponent("Sources/StrataGraph")]
+  for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
     var isFolder: ObjCBool = false
-    return FileManager.default.fileExists(
-      atPath: sources.appendingPathComponent(name).path, isDirectory: &isFolder)
-      && isFolder.boolValue
-  }.sorted()
-  #expect(Set(folders) == Set(allowedUses.keys), "the folders of Sources/Strata and the map differ")
+    let url = sources.appendingPathComponent(name)
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue {
+      folders[name] = url
+    }
+  }
+  return folders
+}
+
+@Test func eachEngineFolderUsesOnlyTheFoldersTheMapAllows() throws {
+  let locations = try engineFolders()
+  let folders = locations.keys.sorted()
+  #expect(Set(folders) == Set(allowedUses.keys), "the engine's folders and the map differ")
   var owner: [String: String] = [:]
   var files: [(folder: String, path: String, code: String)] = []
   for folder in folders {
-    for file in try swiftFiles(in: sources.appendingPathComponent(folder)) {
+    for file in try swiftFiles(in: locations[folder]!) {
       let stripped = code(file.text)
       files.append((folder, "\(folder)/\(file.path)", stripped))
       for name in declaredTypes(stripped) {
@@ -127,8 +139,7 @@ private func usedNames(_ text: String) -> Set<String> {
 }
 
 @Test func testFoldersFollowTheSourceFolders() throws {
-  let sources = try FileManager.default.contentsOfDirectory(
-    atPath: repositoryRoot.appendingPathComponent("Sources/Strata").path)
+  let sources = try engineFolders().keys
   let tests = try FileManager.default.contentsOfDirectory(
     atPath: repositoryRoot.appendingPathComponent("Tests/StrataTests").path)
   // Conformance/ runs the language-neutral cases, Architecture/ these rules

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// docs/architecture.md, Rules: no Foundation in `Sources/Strata` or
-/// `Sources/StrataC` (the Codable bridge included); only
+/// docs/architecture.md, Rules: no Foundation in `Sources/Strata`,
+/// `Sources/StrataGraph` or `Sources/StrataC` (the Codable bridge included); only
 /// `Sources/StrataFoundation` may import it. Tests/c/check_ldd.sh checks the
 /// built library; this checks the sources, so a SwiftPM-only build cannot
 /// slip it in either.
@@ -11,7 +11,7 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
   var offenders: [String] = []
   var scanned = 0
-  for target in ["Strata", "StrataC", "StrataFoundation"] {
+  for target in ["Strata", "StrataGraph", "StrataC", "StrataFoundation"] {
     let folder = sources.appendingPathComponent(target)
     let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
     for file in files where file.hasSuffix(".swift") {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataGraph
 import Testing
 
 // The conformance keys of the object graph (Tests/conformance/README.md,

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataGraph
 import Testing
 
 /// The blog schema the graph tests share: users, posts (author with inverse), tags.

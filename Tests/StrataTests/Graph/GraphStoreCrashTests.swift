@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataGraph
 import Testing
 
 /// The helper executable built beside this test binary (Tests/graph-crash-helper).

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Strata
+import StrataGraph
 import Testing
 
 /// A fresh directory for one test's files, removed when the test ends.

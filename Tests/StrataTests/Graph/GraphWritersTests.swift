@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataGraph
 import Testing
 
 // Several contexts on one file: each sees what the others committed, and a

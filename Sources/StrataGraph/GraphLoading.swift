@@ -1,0 +1,282 @@
+import CJansson
+import Strata
+
+/// Reads the records of a graph file into memory (migrating a file of an
+/// older schema version first), and links them.
+enum GraphLoading {
+  /// What a stored relationship holds, read while its body is alive.
+  enum StoredLink {
+    case none, null, one(RecordKey?), many([RecordKey?])
+  }
+
+  /// Reads the file's records into `memory` and links them. A file that
+  /// must be rewritten first (format 1, tables of another schema, records of
+  /// an older version: `GraphStore.needsRewrite`) is read, migrated and
+  /// rewritten in one write transaction, so two processes opening it at
+  /// once convert it once and nothing committed in between is lost.
+  static func load(_ store: GraphStore, into memory: GraphMemory, schema: Schema) throws(StrataError) {
+    guard store.needsRewrite, !store.isReadOnly || store.needsMigration else {
+      try read(store, into: memory, schema: schema, rewriting: false)
+      return
+    }
+    try store.connection.writeTransaction { () throws(StrataError) in
+      try store.reloadMeta()
+      try read(store, into: memory, schema: schema, rewriting: store.needsRewrite)
+    }
+  }
+
+  /// Reads (and, when `rewriting`, migrates and rewrites) the records.
+  private static func read(_ store: GraphStore, into memory: GraphMemory, schema: Schema, rewriting: Bool)
+    throws(StrataError)
+  {
+    let migrating = store.needsMigration
+    if migrating { try checkMigrations(store, schema: schema) }
+    var rewritten: [JPtr] = []
+    defer { for body in rewritten { JValue.release(body) } }
+    let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
+    try link(pending, in: memory, schema: schema)
+    let changes = materialize(
+      pending, schema: schema, owner: memory.owner, rewriting: rewriting, rewritten: &rewritten)
+    if rewriting { try store.rewrite(changes) }
+  }
+
+  /// Fails when the schema cannot carry the file's records from the version
+  /// they were written at: a version on the way has no migration.
+  private static func checkMigrations(_ store: GraphStore, schema: Schema) throws(StrataError) {
+    let gaps = Migration.gaps(schema, from: store.storedVersion)
+    if !gaps.isEmpty {
+      throw StrataError(
+        code: .argument,
+        message:
+          "the graph file was written by schema version \(store.storedVersion); the schema has no migration from version "
+          + gaps.map(String.init).joined(separator: ", "))
+    }
+  }
+
+  /// Reads every stored record into `memory` (unlinked), each with its
+  /// relationships as the keys it stores.
+  private static func readRecords(
+    _ store: GraphStore, into memory: GraphMemory, schema: Schema, migrating: Bool
+  ) throws(StrataError) -> [(GraphRecord, [StoredLink])] {
+    let collector = RelationCollector()
+    var pending: [(GraphRecord, [StoredLink])] = []
+    // One snapshot: a reader opening the file while another process commits
+    // sees the graph before or after that commit, never half of it.
+    for (rootName, storedRecords) in try store.loadEverything() {
+      guard case .success(let rootType) = schema.modelType(rootName) else {
+        throw StrataError(
+          code: .argument,
+          message: "the graph file holds records of model '\(rootName)', which this schema does not have")
+      }
+      for stored in storedRecords {
+        let (record, held) = try readRecord(
+          stored, root: rootName, rootType, store: store, schema: schema, migrating: migrating,
+          collector: collector)
+        memory.insert(record)
+        pending.append((record, held))
+        if case .synthetic(let id) = record.key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
+      }
+    }
+    return pending
+  }
+
+  /// Reads one stored record of the root `rootName`: checks its model,
+  /// migrates its values when the file is older, maps them, and sets its
+  /// relationships aside.
+  private static func readRecord(
+    _ stored: GraphStore.StoredRecord, root rootName: String, _ rootType: ModelType, store: GraphStore,
+    schema: Schema, migrating: Bool, collector: RelationCollector
+  ) throws(StrataError) -> (GraphRecord, [StoredLink]) {
+    let body = stored.body
+    guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
+      JValue.isString(modelValue),
+      var values = json_object_get(body, "values"), JValue.isObject(values)
+    else { throw damaged("the record \(stored.keyText) of '\(rootName)' has no model or values") }
+    let modelName = JValue.string(modelValue)
+    guard case .success(let type) = schema.modelType(modelName), type.keyRoot == rootType.index else {
+      throw StrataError(
+        code: .argument,
+        message:
+          "the graph file holds a '\(modelName)' record, which this schema does not have under '\(rootName)'"
+      )
+    }
+    var migrated: JPtr? = nil
+    if migrating {
+      let made = try migrate(values, model: modelName, store: store, schema: schema)
+      migrated = made
+      values = made
+    }
+    defer { if let migrated { JValue.release(migrated) } }
+    guard let key = RecordKey(json: stored.key) else {
+      throw damaged("the key \(stored.keyText) is not a key")
+    }
+    let isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+    let object = try mapRecord(
+      values, type, isStub: isStub, at: [.name(rootName), .name(stored.keyText)], store: store,
+      schema: schema,
+      collector: collector)
+    let held = setLinksAside(object, type, collector: collector)
+    guard
+      let record = GraphRecord(
+        key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
+      )
+    else { throw damaged("cannot hold the record \(stored.keyText)") }
+    return (record, held)
+  }
+
+  /// Migrates a copy of the stored `values` of a `model` record from the
+  /// file's version to the schema's: the migrated values, owned by the caller.
+  private static func migrate(
+    _ values: JPtr, model: String, store: GraphStore, schema: Schema
+  ) throws(StrataError) -> JPtr {
+    switch Migration.run(schema, values: json_deep_copy(values), model: model, from: store.storedVersion) {
+    case .failure(let error): throw error
+    case .success(let made): return made
+    }
+  }
+
+  /// Maps a record's stored values under `type`; values that do not fit the
+  /// schema are an `io` error that says how to carry them over.
+  private static func mapRecord(
+    _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], store: GraphStore, schema: Schema,
+    collector: RelationCollector
+  ) throws(StrataError) -> ModelObject {
+    let (mapped, errors) = mapStored(
+      values, type, isStub: isStub, at: steps, schema: schema, collector: collector)
+    guard let object = mapped, errors.isEmpty else {
+      throw StrataError(
+        errors.map { detail in
+          var located = detail
+          located.code = .io
+          located.message =
+            "the stored record does not fit the schema: \(detail.message). The schema changed since the file was written at version \(store.storedVersion): to carry its records over, raise the schema's \"version\" and add a migration (docs/schema.md#archives-and-migrations)"
+          return located
+        })
+    }
+    return object
+  }
+
+  /// Takes the relationships out of a mapped record: what each one stores
+  /// (its target keys, from `collector`), its slot left absent until linking.
+  static func setLinksAside(
+    _ object: ModelObject, _ type: ModelType, collector: RelationCollector
+  ) -> [StoredLink] {
+    var held = [StoredLink](repeating: .none, count: type.properties.count)
+    func storedKey(_ slot: Slot) -> RecordKey? {
+      collector.entry(slot).flatMap { RecordKey(json: $0.value) }
+    }
+    for index in type.relations where index < object.slots.count {
+      switch object.slots[index] {
+      case .null: held[index] = .null
+      case .leaf: held[index] = .one(storedKey(object.slots[index]))
+      case .array(let elements): held[index] = .many(elements.map(storedKey))
+      default: break
+      }
+      object.slots[index].release()
+      object.slots[index] = .absent
+    }
+    collector.drop(to: 0)
+    return held
+  }
+
+  /// Links the records read: both sides of every relationship are stored, so
+  /// each is set as read.
+  private static func link(
+    _ pending: [(GraphRecord, [StoredLink])], in memory: GraphMemory, schema: Schema
+  ) throws(StrataError) {
+    for (record, held) in pending {
+      let model = record.state.model
+      for index in model.relations where index < held.count {
+        guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+          continue
+        }
+        let root = schema.models[relation.target].keyRoot
+        func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
+          guard let key, let found = memory.record(root, key) else {
+            throw damaged(
+              "the '\(model.name)' record \(record.key) refers through '\(model.properties[index].name)' to a record that is not in the file"
+            )
+          }
+          return found
+        }
+        switch held[index] {
+        case .null: record.state.links[index] = .null
+        case .one(let key):
+          let found = try target(key)
+          record.state.links[index] = .one(found)
+          found.storedState.incoming.insert(Incoming(record: record, property: index))
+        case .many(let elements):
+          var list = RecordList()
+          for element in elements {
+            let found = try target(element)
+            list.append(found)
+            found.storedState.incoming.insert(Incoming(record: record, property: index))
+          }
+          record.state.links[index] = .many(list)
+        case .none: continue
+        }
+      }
+    }
+  }
+
+  /// Makes the linked records' objects; when rewriting, also their bodies
+  /// (kept in `rewritten` for the caller to release): the changes that
+  /// rewrite the file in this schema's tables, at its version.
+  private static func materialize(
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, rewriting: Bool,
+    rewritten: inout [JPtr]
+  ) -> [GraphStore.Change] {
+    var changes: [GraphStore.Change] = []
+    for (record, _) in pending {
+      let object = GraphOutput.materialize(record.state, schema: schema)
+      object.graphRecord = record
+      object.recordIsStub = record.state.isStub
+      object.recordSource = owner
+      record.state.object = object
+      if rewriting, let body = GraphCommit.body(record.state) {
+        rewritten.append(body)
+        changes.append(
+          GraphStore.Change(model: schema.models[record.keyRoot].name, key: record.keyJSON, body: body))
+      }
+    }
+    return changes
+  }
+
+  /// Maps the values a record is stored with (canonical, relationships as
+  /// keys set aside in `collector`) under `type`, at `steps`: the record, or
+  /// nil, and the errors. A stub (a record known by its key only) maps
+  /// partially: what it lacks stays absent, required or not, and takes no
+  /// default.
+  static func mapStored(
+    _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], schema: Schema,
+    collector: RelationCollector
+  ) -> (ModelObject?, [ErrorDetail]) {
+    var mapper = Mapper(schema: schema, mode: .canonical)
+    mapper.relations = collector
+    mapper.steps = steps
+    collector.base = mapper.steps.count
+    mapper.partial = isStub
+    let object = mapper.model(values, type)
+    return (object, mapper.errors)
+  }
+
+  /// Maps a record read from its row (`RecordRows.Stored`: its values by
+  /// property index) in canonical mode, as `mapStored(_:_:...)` maps the
+  /// same values given as an object.
+  static func mapStored(
+    _ stored: RecordRows.Stored, at steps: [PathStep], schema: Schema, collector: RelationCollector
+  ) -> (ModelObject?, [ErrorDetail]) {
+    var mapper = Mapper(schema: schema, mode: .canonical)
+    mapper.relations = collector
+    mapper.steps = steps
+    collector.base = mapper.steps.count
+    mapper.partial = stored.stub
+    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown) { stored.values[$0] }
+    return (object, mapper.errors)
+  }
+
+  /// An `io` error for a file whose contents do not make sense.
+  private static func damaged(_ message: String) -> StrataError {
+    StrataError(code: .io, message: "the graph file is damaged: \(message)")
+  }
+}

@@ -1,0 +1,479 @@
+import CJansson
+import Strata
+
+/// The records of a graph context in memory, by key space and key.
+///
+/// In memory only, it holds every record. On a file it is a cache: a record
+/// is read from the file's tables when first asked for (`record`), the
+/// records it links to are faults until used (`GraphRecord.isFault`), and
+/// the links into a record are read when a change needs them
+/// (`ensureIncoming`). The context drops the cache (`evict`) when another
+/// connection wrote the file and when it holds more than its limit.
+final class GraphMemory {
+  /// keyRoot model index -> key -> record.
+  var index: [Int: [RecordKey: GraphRecord]] = [:]
+  /// Records read ahead (by a query, with its rows) as their stored
+  /// values, by key space and key (owned): a fault of one is filled from
+  /// here instead of the file. Emptied by `dropPrefetched()`.
+  var prefetched: [Int: [RecordKey: RecordRows.Stored]] = [:]
+  /// The next synthetic key (records given no key).
+  var nextSynthetic: Int64 = 1
+  /// The file records are read from, or nil: memory holds every record.
+  private(set) var store: GraphStore?
+  private let schema: Schema
+  /// The identity the committed objects of these records carry
+  /// (`ModelObject.recordSource`): a handle whose record left the cache is
+  /// found again by its key.
+  var owner: ObjectIdentifier { ObjectIdentifier(self) }
+  /// True when memory holds every record of the file (a new file, or one
+  /// read in whole): a key memory does not hold is then not in the file.
+  var complete = true
+  /// The first error met while reading a record on demand: the call that
+  /// met it fails with it (and the cache is dropped).
+  var failure: StrataError?
+  /// Set when a read of the file found it newer than the cache: the call
+  /// that met it runs again on a dropped cache.
+  var stale = false
+  /// While a read call runs: the file's `data_version` the cache matches.
+  /// The call's first read of the file opens a read transaction there
+  /// (`startReading`), so that every record a call reads comes from one
+  /// snapshot; a snapshot newer than the cache sets `stale`.
+  var snapshotVersion: Int64?
+  /// True once the running call opened its read transaction.
+  private(set) var openedRead = false
+
+  /// Tells that the call is about to read the file: opens the call's read
+  /// transaction, once (inside a transaction already open, nothing to do).
+  func startReading() {
+    guard let version = snapshotVersion, !openedRead, let store, !store.connection.inTransaction else {
+      return
+    }
+    openedRead = true
+    do throws(StrataError) {
+      try store.connection.execute("BEGIN")
+      if try store.connection.dataVersion() != version { stale = true }
+    } catch {
+      failure = failure ?? error
+    }
+  }
+
+  /// Ends the call's read transaction, if it opened one.
+  func endReading() {
+    snapshotVersion = nil
+    guard openedRead else { return }
+    openedRead = false
+    try? store?.connection.commitNow()
+  }
+
+  /// The number of the current call (`startCall`): a record is marked with
+  /// it when the call reads it, looks it up or writes it.
+  private(set) var generation = 0
+  /// The number of records held, faults included.
+  private(set) var count = 0
+  /// The number of faults held (records known by key, not read yet): cheap,
+  /// and held only while a record read links to them.
+  private var faults = 0
+  /// The number of records held that were read (or written).
+  var readCount: Int { count - faults }
+  /// What the cache's limit bounds: the records read, and the faults they
+  /// link to at a quarter each (a fault is a key and a few references).
+  var weight: Int { readCount + faults / 4 }
+  /// The state a fault holds until it is read (a stub of the key space's
+  /// model with nothing set), per key space; copies share its storage.
+  private var placeholders: [Int: RecordState] = [:]
+
+  init(schema: Schema) {
+    self.schema = schema
+  }
+
+  /// Reads records from `store` on demand from now on; `complete` when
+  /// memory holds every record of the file (read in whole, or none there).
+  func readOnDemand(from store: GraphStore, complete: Bool) {
+    self.store = store
+    self.complete = complete
+  }
+
+  /// The committed record of key space `root` under `key`; on a file, read
+  /// from it when memory does not hold it (`lazily`: its long lists left
+  /// unread, as `fill`).
+  func record(_ root: Int, _ key: RecordKey, lazily: Bool = false) -> GraphRecord? {
+    if let held = index[root]?[key] {
+      held.lastUse = generation
+      return held
+    }
+    guard !complete, store != nil else { return nil }
+    guard let made = fault(root, key) else { return nil }
+    fill(made, linked: false, lazily: lazily)
+    return made.isEvicted ? nil : made
+  }
+
+  /// Adds `record` (committed) under its key.
+  func insert(_ record: GraphRecord) {
+    record.lastUse = generation
+    if index[record.keyRoot, default: [:]].updateValue(record, forKey: record.key) == nil { count += 1 }
+  }
+
+  /// Removes the record of key space `root` under `key`.
+  func remove(_ root: Int, _ key: RecordKey) {
+    if index[root]?.removeValue(forKey: key) != nil { count -= 1 }
+  }
+
+  /// The record of key space `root` under `key` that memory holds, or a
+  /// fault of it (read from the file when first used).
+  func fault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+    if let held = index[root]?[key] { return held }
+    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder(root)) else {
+      failure = failure ?? StrataError(code: .oom, message: "out of memory")
+      return nil
+    }
+    insert(made)
+    makeFault(made)
+    return made
+  }
+
+  /// Makes a record held a fault: its state (links and incoming links
+  /// included) becomes the placeholder, read again from the file when used.
+  private func makeFault(_ record: GraphRecord) {
+    record.storedState = placeholder(record.keyRoot)
+    record.isFault = true
+    record.pendingLists = false
+    record.staleObject = false
+    record.source = self
+    record.incomingKnown = false
+    faults += 1
+  }
+
+  /// The state a fault of key space `root` holds until it is read.
+  private func placeholder(_ root: Int) -> RecordState {
+    if let shared = placeholders[root] { return shared }
+    let model = schema.models[root]
+    let slots = ContiguousArray<Slot>(repeating: .absent, count: model.properties.count)
+    let made = RecordState(
+      model: model, object: ModelObject(schema: schema, type: model, slots: slots, unknown: nil), isStub: true
+    )
+    placeholders[root] = made
+    return made
+  }
+
+  /// The longest to-many list a lazy read (`fill(lazily:)`) reads at once;
+  /// a longer one is left unread (`RecordList.unread`) until someone looks
+  /// at it. 16, or less for a cache too small to hold that many targets
+  /// (`GraphContext.setCacheLimit`: a quarter of the limit; 0 for a cache
+  /// of fewer than 4 records, which reads no list it can leave unread).
+  var listReadAtOnce = 16
+  /// The longest to-many list a commit writes into a record's committed
+  /// object; a longer one is written when the object is first asked for
+  /// (`GraphRecord.staleObject`, `showLists`), so a list that every import
+  /// extends is not copied into a new object at each commit. 16, or less
+  /// for a tiny cache, as `listReadAtOnce`.
+  var listShownAtCommit = 16
+
+  /// Reads a fault's state from the file. A record the file does not hold
+  /// leaves memory (evicted: `record` answers nil); a record that cannot be
+  /// read, or that another record links to (`linked`) and the file does
+  /// not hold, sets `failure`. `lazily`, a to-many list longer than
+  /// `listReadAtOnce` is left unread (`GraphRecord.pendingLists`), for a
+  /// change that only appends to it; otherwise a record holding unread
+  /// lists reads them now (`readLists`).
+  func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false) {
+    if !record.isFault {
+      if record.pendingLists && !lazily { readLists(record) }
+      if record.staleObject && !lazily && !record.pendingLists { showLists(record) }
+      return
+    }
+    record.isFault = false
+    record.lastUse = generation
+    faults -= 1
+    guard let store else { return }
+    startReading()
+    do throws(StrataError) {
+      guard let state = try read(record, store, lazily: lazily) else {
+        remove(record.keyRoot, record.key)
+        record.isEvicted = true
+        if linked {
+          failure =
+            failure
+            ?? StrataError(
+              code: .io,
+              message:
+                "the graph file is damaged: a record refers to the '\(schema.models[record.keyRoot].name)' record \(record.key), which is not in the file"
+            )
+        }
+        return
+      }
+      record.storedState = state
+      record.pendingLists = state.hasPendingLists
+    } catch {
+      failure = failure ?? error
+      remove(record.keyRoot, record.key)
+      record.isEvicted = true
+    }
+  }
+
+  /// Writes the long to-many lists a commit left out of the record's
+  /// committed object into it (`GraphRecord.staleObject`).
+  func showLists(_ record: GraphRecord) {
+    _ = GraphOutput.materializeInPlace(record.storedState)
+    record.staleObject = false
+  }
+
+  /// Reads the targets of the file a record's lists left unread (placed
+  /// before the ones held), and shows the whole lists in its committed
+  /// object. A failure sets `failure`, and the lists stay as they were.
+  func readLists(_ record: GraphRecord) {
+    guard record.pendingLists, let store else { return }
+    startReading()
+    var state = record.storedState
+    let root = schema.models[record.keyRoot]
+    do throws(StrataError) {
+      for index in state.links.indices where state.links[index].isPending {
+        guard case .many(let held) = state.links[index], index < state.model.properties.count,
+          let relation = state.model.properties[index].relation, relation.target < schema.models.count
+        else { continue }
+        let name = state.model.properties[index].name
+        let keys = try store.linkTargets(model: root.name, key: record.keyJSON, property: name)
+        guard keys.count >= held.unread else {
+          throw StrataError(
+            code: .io,
+            message:
+              "the graph file changed under the cache: the '\(root.name)' record \(record.key) holds \(keys.count) targets through '\(name)', not \(held.unread) or more"
+          )
+        }
+        let targetRoot = schema.models[relation.target].keyRoot
+        var whole = RecordList()
+        for key in keys.prefix(held.unread) {
+          guard let target = fault(targetRoot, key) else {
+            throw StrataError(code: .oom, message: "out of memory")
+          }
+          whole.append(target)
+        }
+        for target in held.items { whole.append(target) }
+        state.links[index] = .many(whole)
+      }
+    } catch {
+      failure = failure ?? error
+      return
+    }
+    record.storedState = state
+    record.pendingLists = false
+    showLists(record)
+  }
+
+  /// The state of `record` as the file holds it, or nil when the file has no such record.
+  private func read(_ record: GraphRecord, _ store: GraphStore, lazily: Bool) throws(StrataError)
+    -> RecordState?
+  {
+    let root = schema.models[record.keyRoot]
+    let model: ModelType
+    let isStub: Bool
+    let unread: [String: Int]
+    let mapped: ModelObject?
+    let errors: [ErrorDetail]
+    let collector = RelationCollector()
+    let steps: [PathStep] = [.name(root.name), .name(record.key.description)]
+    func noModel() -> StrataError {
+      StrataError(
+        code: .io, message: "the graph file is damaged: the '\(root.name)' record \(record.key) has no model")
+    }
+    // what was read is released when the record is made (its links are set aside from it)
+    var readStored: RecordRows.Stored? = nil
+    var readBody: JPtr? = nil
+    defer {
+      readStored?.release()
+      if let readBody { JValue.release(readBody) }
+    }
+    if store.readsRows {
+      // format 2: the row's values go to the mapper by property index
+      let fetched: (stored: RecordRows.Stored, unread: [String: Int])?
+      if let stored = prefetched[record.keyRoot]?.removeValue(forKey: record.key) {
+        fetched = (stored, [:])
+      } else {
+        fetched = try store.stored(
+          model: root.name, key: record.keyJSON, schema: schema, listsUpTo: lazily ? listReadAtOnce : nil)
+      }
+      guard let (stored, lists) = fetched else { return nil }
+      readStored = stored
+      guard stored.type.keyRoot == root.index else { throw noModel() }
+      model = stored.type
+      isStub = stored.stub
+      unread = lists
+      (mapped, errors) = GraphLoading.mapStored(stored, at: steps, schema: schema, collector: collector)
+    } else {
+      guard
+        let (body, lists) = try store.get(
+          model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
+      else { return nil }
+      readBody = body
+      guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
+        let values = json_object_get(body, "values"), JValue.isObject(values),
+        case .success(let type) = schema.modelType(JValue.string(modelValue)), type.keyRoot == root.index
+      else { throw noModel() }
+      model = type
+      isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+      unread = lists
+      (mapped, errors) = GraphLoading.mapStored(
+        values, model, isStub: isStub, at: steps, schema: schema, collector: collector)
+    }
+    guard let object = mapped, errors.isEmpty else {
+      collector.drop(to: 0)
+      throw StrataError(
+        errors.map { detail in
+          var located = detail
+          located.code = .io
+          located.message = "the stored record does not fit the schema: \(detail.message)"
+          return located
+        })
+    }
+    var state = RecordState(model: model, object: object, isStub: isStub)
+    let held = GraphLoading.setLinksAside(object, model, collector: collector)
+    for index in model.relations where index < held.count {
+      guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+        continue
+      }
+      let targetRoot = schema.models[relation.target].keyRoot
+      func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
+        guard let key else {
+          throw StrataError(
+            code: .io,
+            message:
+              "the graph file is damaged: the '\(model.name)' record \(record.key) holds through '\(model.properties[index].name)' a value that is not a key"
+          )
+        }
+        guard let made = fault(targetRoot, key) else {
+          throw StrataError(code: .oom, message: "out of memory")
+        }
+        return made
+      }
+      switch held[index] {
+      case .null: state.links[index] = .null
+      case .one(let key): state.links[index] = .one(try target(key))
+      case .many(let keys):
+        if let count = unread[model.properties[index].name], count > 0 {
+          state.links[index] = .many(RecordList(unread: count))
+          continue
+        }
+        var list = RecordList()
+        for key in keys { list.append(try target(key)) }
+        state.links[index] = .many(list)
+      case .none: continue
+      }
+    }
+    let committed = GraphOutput.materializeInPlace(state)
+    committed.graphRecord = record
+    committed.recordIsStub = isStub
+    committed.recordSource = owner
+    state.object = committed
+    return state
+  }
+
+  /// Reads the links into `record` from the file, when they are not known
+  /// yet: the records whose foreign-key columns or link rows hold its key.
+  func ensureIncoming(_ record: GraphRecord) {
+    guard !record.incomingKnown else { return }
+    fill(record, lazily: true)  // a fault's state, read now, would replace what is set here
+    record.incomingKnown = true
+    guard let store else { return }
+    startReading()
+    let target = schema.models[record.keyRoot].name
+    var incoming = Set<Incoming>()
+    do throws(StrataError) {
+      for referrer in store.referrers(to: target, schema: schema) {
+        guard case .success(let ownerType) = schema.modelType(referrer.table.name) else { continue }
+        for key in try store.owners(referrer, target: target, key: record.key) {
+          guard let owner = self.record(ownerType.keyRoot, key, lazily: true) else { continue }
+          guard let property = owner.lazyState.model.propertyIndex[referrer.property] else { continue }
+          incoming.insert(Incoming(record: owner, property: property))
+        }
+      }
+    } catch {
+      failure = failure ?? error
+      return
+    }
+    record.storedState.incoming = incoming
+  }
+
+  /// Every record, in no particular order.
+  var records: [GraphRecord] { index.values.flatMap { $0.values } }
+
+  /// Every record of key space `root`, in key order (on a file, read from
+  /// it when memory does not hold them all).
+  func readAll(_ root: Int) throws(StrataError) -> [GraphRecord] {
+    try keys(root).compactMap { record(root, $0) }
+  }
+
+  /// The keys of every record of key space `root`, in key order.
+  func keys(_ root: Int) throws(StrataError) -> [RecordKey] {
+    if complete || store == nil { return (index[root] ?? [:]).keys.sorted() }
+    guard let store else { return [] }
+    startReading()
+    return try store.keys(model: schema.models[root].name)
+  }
+
+  /// Makes the records used least recently faults again (their state and
+  /// links dropped; read again when used) until the cache weighs at most
+  /// half of `limit` (`weight`), never those the current call used (unless
+  /// `keepingCurrent` is false: the end of a change), and forgets
+  /// the links into every record (read again when needed); then drops from
+  /// the cache every fault that no record held links to. What stays is what
+  /// the latest calls used and the records it links to, known by key.
+  func trim(to limit: Int, keepingCurrent: Bool = true) {
+    guard store != nil else { return }
+    var older: [GraphRecord] = []
+    for records in index.values {
+      for record in records.values where !record.isFault {
+        // the links into a record kept are read again when needed: a record
+        // many others link to (a tag, a popular user) holds no set of them all
+        record.storedState.incoming = []
+        record.incomingKnown = false
+        if !keepingCurrent || record.lastUse != generation { older.append(record) }
+      }
+    }
+    older.sort { $0.lastUse < $1.lastUse }
+    for record in older {
+      if weight <= limit / 2 { break }
+      makeFault(record)
+    }
+    for root in Array(index.keys) {
+      guard var records = index.removeValue(forKey: root) else { continue }
+      for key in Array(records.keys) {
+        guard records[key]?.isFault == true, var record = records.removeValue(forKey: key) else { continue }
+        if isKnownUniquelyReferenced(&record) {
+          count -= 1
+          faults -= 1
+        } else {
+          records[key] = record
+        }
+      }
+      if !records.isEmpty { index[root] = records }
+    }
+    complete = false
+  }
+
+  /// Releases the records read ahead that no fault used.
+  func dropPrefetched() {
+    for rows in prefetched.values { for stored in rows.values { stored.release() } }
+    prefetched = [:]
+  }
+
+  /// Starts a call: the records it uses are marked with a new generation
+  /// (see `trim`).
+  func startCall() { generation &+= 1 }
+
+  /// Drops every record from the cache (on a file: they are read again on
+  /// demand). Handles of them find their records again by key.
+  func evict() {
+    for record in records { record.evict() }
+    index = [:]
+    count = 0
+    faults = 0
+    if store != nil { complete = false }
+  }
+
+  /// Drops every record, breaking the reference cycles between them.
+  func clear() {
+    for record in records { record.clear() }
+    index = [:]
+    count = 0
+    faults = 0
+  }
+}

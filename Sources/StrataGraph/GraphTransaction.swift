@@ -1,0 +1,446 @@
+import CJansson
+import Strata
+
+/// The changes of one import or delete, made on drafts of the records they
+/// touch, and applied to the context only when all of it succeeded: the
+/// committed records never see a half-done change.
+///
+/// The link primitives keep both sides of every relationship in step: a
+/// link (a, p) -> t is listed in t's `incoming`, and where p has an inverse
+/// q, t's q holds a (one-to-one, one-to-many and many-to-many alike).
+struct GraphTransaction {
+  let schema: Schema
+  let memory: GraphMemory
+  /// Drafts of the records changed so far.
+  private(set) var drafts: [ObjectIdentifier: RecordState] = [:]
+  /// The records changed, in the order first changed.
+  private(set) var touched: [GraphRecord] = []
+  /// Records made by this transaction, by key space and key.
+  private(set) var created: [Int: [RecordKey: GraphRecord]] = [:]
+  /// Records made by this transaction, in order.
+  private(set) var createdOrder: [GraphRecord] = []
+  /// Every record made by this transaction.
+  private var madeHere: Set<ObjectIdentifier> = []
+  /// Records deleted by this transaction.
+  private(set) var deleted: Set<ObjectIdentifier> = []
+  /// Records whose draft owns its attribute object (copied on first change).
+  private(set) var ownsObject: Set<ObjectIdentifier> = []
+  /// The links into records that this transaction adds and removes, kept
+  /// apart from the drafts (whose `incoming` stays empty): a record's
+  /// committed set is changed in place at commit, never copied, so linking
+  /// one more post to an author with n posts costs the same for any n.
+  private(set) var incomingChanges: [ObjectIdentifier: IncomingChange] = [:]
+  /// Records a relationship with `orphans: delete` dropped.
+  var orphanCandidates: [GraphRecord] = []
+  /// To-one links that cannot be empty and were emptied: (record,
+  /// property, the record it held). Settled by `deleteOrphans()` when
+  /// still empty then, by the delete rule of the relationship that let go.
+  private var emptied: [(record: GraphRecord, property: Int, former: GraphRecord)] = []
+  /// Records a `cascade` delete rule deletes.
+  private var cascading: [GraphRecord] = []
+  /// Changes a delete rule refused (`deny`): each names both records. A
+  /// transaction with refusals must not commit.
+  private(set) var refusals: [ErrorDetail] = []
+  private var refused: Set<String> = []
+  /// The next synthetic key.
+  var nextSynthetic: Int64
+
+  init(schema: Schema, memory: GraphMemory) {
+    self.schema = schema
+    self.memory = memory
+    self.nextSynthetic = memory.nextSynthetic
+  }
+
+  // MARK: records
+
+  /// The record of key space `root` under `key`, as this transaction sees it.
+  func lookup(_ root: Int, _ key: RecordKey) -> GraphRecord? {
+    if let made = created[root]?[key] { return made }
+    guard let record = memory.record(root, key, lazily: true), !deleted.contains(ObjectIdentifier(record))
+    else {
+      return nil
+    }
+    return record
+  }
+
+  /// A record's state as this transaction sees it. Its to-many lists may
+  /// hold targets of the file unread (`RecordList.unread`): what looks at a
+  /// whole list reads it first (`wholeLinks`).
+  func state(_ record: GraphRecord) -> RecordState {
+    drafts[ObjectIdentifier(record)] ?? record.lazyState
+  }
+
+  /// Reads the targets of the file that `record`'s lists (committed and
+  /// draft) left unread, so that its lists as this transaction sees them
+  /// are whole. A draft's list is the committed one with targets appended:
+  /// the whole committed list, then the targets appended by this
+  /// transaction.
+  mutating func wholeLinks(_ record: GraphRecord) {
+    let id = ObjectIdentifier(record)
+    guard let draft = drafts[id], draft.hasPendingLists else {
+      if record.pendingLists { memory.readLists(record) }
+      return
+    }
+    memory.readLists(record)
+    guard !record.pendingLists else { return }  // the read failed (memory.failure): the call fails
+    let committed = record.storedState.links
+    var changed = draft
+    for index in changed.links.indices where changed.links[index].isPending {
+      guard case .many(let appended) = changed.links[index], index < committed.count,
+        case .many(let whole) = committed[index]
+      else { continue }
+      var list = whole
+      // the draft holds the committed targets that follow the unread ones, then its own
+      for target in appended.items.dropFirst(max(whole.count - appended.unread, 0)) { list.append(target) }
+      changed.links[index] = .many(list)
+    }
+    drafts[id] = changed
+  }
+
+  /// True when `record` was made by this transaction (and not deleted by it).
+  func isNew(_ record: GraphRecord) -> Bool { created[record.keyRoot]?[record.key] === record }
+
+  /// True when `record` was made by this transaction, deleted by it or not.
+  func isNewlyMade(_ record: GraphRecord) -> Bool { madeHere.contains(ObjectIdentifier(record)) }
+
+  /// True when `record` is deleted (committed or by this transaction).
+  func isDeleted(_ record: GraphRecord) -> Bool {
+    record.isDeleted || deleted.contains(ObjectIdentifier(record))
+  }
+
+  /// The links into `record` as this transaction sees them.
+  func incoming(_ record: GraphRecord) -> Set<Incoming> {
+    memory.ensureIncoming(record)
+    guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.lazyState.incoming }
+    return record.lazyState.incoming.subtracting(change.removed).union(change.added)
+  }
+
+  /// Notes the link `entry` into `record`.
+  private mutating func addIncoming(_ record: GraphRecord, _ entry: Incoming) {
+    let id = ObjectIdentifier(record)
+    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
+    if change.removed.remove(entry) == nil { change.added.insert(entry) }
+    incomingChanges[id] = change
+  }
+
+  /// Notes that the link `entry` into `record` is gone.
+  private mutating func removeIncoming(_ record: GraphRecord, _ entry: Incoming) {
+    let id = ObjectIdentifier(record)
+    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
+    if change.added.remove(entry) == nil { change.removed.insert(entry) }
+    incomingChanges[id] = change
+  }
+
+  /// Changes `record`'s draft.
+  mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
+    let id = ObjectIdentifier(record)
+    if drafts[id] == nil {
+      var draft = record.lazyState
+      draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
+      drafts[id] = draft
+      touched.append(record)
+    }
+    change(&drafts[id, default: record.lazyState])
+  }
+
+  /// Replaces the draft's attribute object with one the draft owns.
+  mutating func setObject(_ record: GraphRecord, _ object: ModelObject, model: ModelType, isStub: Bool) {
+    ownsObject.insert(ObjectIdentifier(record))
+    edit(record) { state in
+      if state.model !== model {
+        var links = ContiguousArray<Link>(repeating: .absent, count: model.properties.count)
+        for index in state.links.indices where index < links.count { links[index] = state.links[index] }
+        state.links = links
+        state.model = model
+      }
+      state.object = object
+      state.isStub = isStub
+    }
+  }
+
+  /// Makes a record (not yet committed) of `model` under `key`.
+  mutating func create(_ model: ModelType, _ key: RecordKey, object: ModelObject, isStub: Bool)
+    -> GraphRecord?
+  {
+    guard
+      let record = GraphRecord(
+        key: key, keyRoot: model.keyRoot, state: RecordState(model: model, object: object, isStub: isStub))
+    else { return nil }
+    created[model.keyRoot, default: [:]][key] = record
+    createdOrder.append(record)
+    madeHere.insert(ObjectIdentifier(record))
+    ownsObject.insert(ObjectIdentifier(record))
+    edit(record) { _ in }
+    return record
+  }
+
+  // MARK: links
+
+  /// Sets the to-one relationship `property` of `record` to `target` (nil: null).
+  mutating func setOne(_ record: GraphRecord, _ property: Int, _ target: GraphRecord?) {
+    let current = link(record, property)
+    if target == nil, case .null = current { return }
+    if case .one(let old) = current {
+      if old === target { return }
+      detach(record, property, old)
+      dropped(record, property, old)
+    }
+    edit(record) { $0.links[property] = target.map { .one($0) } ?? .null }
+    if let target { attach(record, property, target) }
+  }
+
+  /// How a to-many relationship takes an input list.
+  enum ListPolicy {
+    /// Exactly the input's list, in its order.
+    case replace
+    /// What is there stays where it is; records not there are added at the end.
+    case union
+    /// What is there stays; the input's records follow at the end (one already there moves to its new place).
+    case append
+  }
+
+  /// Sets the to-many relationship `property` of `record` from `targets` (nil: null) by `policy`.
+  mutating func setMany(
+    _ record: GraphRecord, _ property: Int, _ targets: [GraphRecord]?, policy: ListPolicy
+  ) {
+    if link(record, property).isPending { wholeLinks(record) }
+    let old = link(record, property).records
+    if let targets, policy == .replace, targets.count == old.count,
+      zip(targets, old).allSatisfy({ $0 === $1 })
+    {
+      if case .many = link(record, property) { return }  // the same list: nothing to do
+    }
+    if targets == nil, case .null = link(record, property) { return }
+    let oldList = RecordList(old)
+    guard let targets else {
+      for target in old {
+        detach(record, property, target)
+        dropped(record, property, target)
+      }
+      edit(record) { $0.links[property] = .null }
+      return
+    }
+    let given = RecordList(targets)
+    var final: RecordList
+    switch policy {
+    case .replace: final = given
+    case .union:
+      final = oldList
+      for target in given.items { final.append(target) }
+    case .append:
+      final = RecordList(old.filter { !given.contains($0) })
+      for target in given.items { final.append(target) }
+    }
+    for target in old where !final.contains(target) {
+      detach(record, property, target)
+      dropped(record, property, target)
+    }
+    let finalList = final
+    edit(record) { $0.links[property] = .many(finalList) }
+    for target in final.items where !oldList.contains(target) { attach(record, property, target) }
+  }
+
+  /// The link of `record`'s `property` in this transaction.
+  func link(_ record: GraphRecord, _ property: Int) -> Link {
+    let links = state(record).links
+    return property < links.count ? links[property] : .absent
+  }
+
+  /// Notes that `record`'s `property` no longer holds `target`: a candidate
+  /// for deletion when the relationship deletes its orphans.
+  private mutating func dropped(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    let properties = state(record).model.properties
+    if property < properties.count, properties[property].relation?.deletesOrphans == true {
+      orphanCandidates.append(target)
+    }
+  }
+
+  /// The inverse property of `record`'s `property`, if it has one.
+  private func inverse(_ record: GraphRecord, _ property: Int) -> Int? {
+    let properties = state(record).model.properties
+    return property < properties.count ? properties[property].relation?.inverse : nil
+  }
+
+  /// Records the new link (record, property) -> target on target's side.
+  private mutating func attach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    addIncoming(target, Incoming(record: record, property: property))
+    guard let back = inverse(record, property) else { return }
+    let targetProperties = state(target).model.properties
+    guard back < targetProperties.count, let backRelation = targetProperties[back].relation else { return }
+    if backRelation.toMany {
+      edit(target) { state in
+        if case .many(var list) = state.links[back] {
+          state.links[back] = .absent  // the list's only owner: appended in place, not copied
+          list.append(record)
+          state.links[back] = .many(list)
+        } else {
+          state.links[back] = .many(RecordList([record]))
+        }
+      }
+    } else {
+      if case .one(let previous) = link(target, back), previous !== record {
+        // target belonged to `previous` through `property`: it leaves it.
+        removeForward(previous, property, target)
+        removeIncoming(target, Incoming(record: previous, property: property))
+        removeIncoming(previous, Incoming(record: target, property: back))
+      }
+      edit(target) { $0.links[back] = .one(record) }
+    }
+    addIncoming(record, Incoming(record: target, property: back))
+  }
+
+  /// Removes the link (record, property) -> target from target's side (the
+  /// caller changes record's own slot).
+  private mutating func detach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    removeIncoming(target, Incoming(record: record, property: property))
+    guard let back = inverse(record, property) else { return }
+    removeForward(target, back, record)
+    removeIncoming(record, Incoming(record: target, property: back))
+  }
+
+  /// Takes `target` out of `record`'s `property` (to-one: null; to-many: removed).
+  private mutating func removeForward(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
+    switch link(record, property) {
+    case .one(let current) where current === target:
+      edit(record) { $0.links[property] = .null }
+      let model = state(record).model
+      if property < model.properties.count,
+        model.primaryKey.contains(property) || !model.properties[property].type.acceptsNull
+      {
+        emptied.append((record, property, target))
+      }
+    case .many:
+      if link(record, property).isPending { wholeLinks(record) }
+      // the membership test lets go of its copy of the list before the edit
+      guard listHolds(record, property, target) else { return }
+      edit(record) { state in
+        guard case .many(var changed) = state.links[property] else { return }
+        state.links[property] = .absent  // the list's only owner: changed in place, not copied
+        changed.remove(target)
+        state.links[property] = .many(changed)
+      }
+    default: return
+    }
+  }
+
+  /// True when `record`'s to-many `property` holds `target`.
+  private func listHolds(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) -> Bool {
+    if case .many(let list) = link(record, property) { return list.contains(target) }
+    return false
+  }
+
+  // MARK: deleting
+
+  /// Deletes `record`: every link to and from it goes, on both sides; the
+  /// records its `orphans: delete` relationships held become candidates.
+  mutating func delete(_ record: GraphRecord) {
+    guard !isDeleted(record) else { return }
+    wholeLinks(record)
+    let current = state(record)
+    for property in current.model.relations where property < current.links.count {
+      let targets = current.links[property].records
+      if let relation = current.model.properties[property].relation, let first = targets.first {
+        switch relation.deleteRule {
+        case .cascade: cascading.append(contentsOf: targets)
+        case .deny where !settles(first, relation.inverse):
+          let name = current.model.properties[property].name
+          refuse(
+            record, property,
+            "cannot delete the '\(current.model.name)' record \(record.key): it holds the '\(state(first).model.name)' record \(first.key) through '\(name)', whose deleteRule is deny"
+          )
+        case .nullify, .deny: break
+        }
+      }
+      for target in targets {
+        detach(record, property, target)
+        dropped(record, property, target)
+      }
+    }
+    let into = incoming(record)  // a link to itself is removed twice below, which is harmless
+    for source in into {
+      removeForward(source.record, source.property, record)
+      removeIncoming(source.record, Incoming(record: record, property: source.property))
+    }
+    for entry in into { removeIncoming(record, entry) }
+    edit(record) { state in
+      for index in state.links.indices { state.links[index] = .absent }
+    }
+    deleted.insert(ObjectIdentifier(record))
+    if isNew(record) { created[record.keyRoot]?[record.key] = nil }
+  }
+
+  /// Deletes the orphan candidates that nothing refers to any more (and
+  /// those their deletion orphans in turn).
+  mutating func deleteOrphans() {
+    while !emptied.isEmpty || !cascading.isEmpty || !orphanCandidates.isEmpty {
+      if let doomed = cascading.popLast() {
+        if !isDeleted(doomed) { delete(doomed) }
+        continue
+      }
+      if let (record, property, former) = emptied.popLast() {
+        settle(record, property, former)
+        continue
+      }
+      if let candidate = orphanCandidates.popLast() {
+        if isDeleted(candidate) || !incoming(candidate).isEmpty { continue }
+        delete(candidate)
+      }
+    }
+  }
+
+  /// A to-one link that cannot be empty lost `former`: when it is still
+  /// empty, the delete rule of the relationship on the other side decides
+  /// (none there: a key part cascades, anything else is refused).
+  private mutating func settle(_ record: GraphRecord, _ property: Int, _ former: GraphRecord) {
+    guard !isDeleted(record), case .null = link(record, property) else { return }
+    let model = state(record).model
+    guard property < model.properties.count else { return }
+    let spec = model.properties[property]
+    var rule: DeleteRule = model.primaryKey.contains(property) ? .cascade : .deny
+    var holder = "'\(spec.name)' has no inverse"
+    if let back = spec.relation?.inverse {
+      let formerModel = state(former).model
+      if back < formerModel.properties.count, let relation = formerModel.properties[back].relation {
+        rule = relation.deleteRule
+        holder =
+          "the deleteRule of '\(formerModel.name).\(formerModel.properties[back].name)' is \(rule.rawValue)"
+      }
+    }
+    switch rule {
+    case .cascade:
+      delete(record)
+    case .deny, .nullify:
+      let action = isDeleted(former) ? "is deleted" : "lets go of it"
+      refuse(
+        record, property,
+        "the '\(model.name)' record \(record.key) would be left without its '\(spec.name)', which cannot be empty: the '\(state(former).model.name)' record \(former.key) \(action), and \(holder)"
+      )
+    }
+  }
+
+  /// True when `target` losing its link `back` is settled by `settle` (a
+  /// to-one that cannot be empty): the refusal then names each record.
+  private func settles(_ target: GraphRecord, _ back: Int?) -> Bool {
+    let model = state(target).model
+    guard let back, back < model.properties.count, let relation = model.properties[back].relation,
+      !relation.toMany
+    else { return false }
+    return model.primaryKey.contains(back) || !model.properties[back].type.acceptsNull
+  }
+
+  /// Notes a change a delete rule refuses (once per record and property).
+  private mutating func refuse(_ record: GraphRecord, _ property: Int, _ message: String) {
+    let model = state(record).model
+    let name = property < model.properties.count ? model.properties[property].name : ""
+    let path = record.pointer(schema, property: name)
+    guard refused.insert(path).inserted else { return }
+    refusals.append(ErrorDetail(path: path, model: model.name, property: name, code: .deny, message: message))
+  }
+}
+
+/// The links into one record that a transaction adds and removes.
+struct IncomingChange {
+  let record: GraphRecord
+  var added: Set<Incoming> = []
+  var removed: Set<Incoming> = []
+}

@@ -1,0 +1,129 @@
+import Strata
+
+/// Making and changing the tables of format 2 (TableLayout).
+extension GraphStore {
+  /// Creates the tables and indexes of `layout` that do not exist yet.
+  func createTables(_ layout: TableLayout) throws(StrataError) {
+    for table in layout.tables {
+      var definitions = table.keyColumns.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
+      definitions += [
+        "\"strata_type\" TEXT NOT NULL", "\"strata_stub\" INTEGER NOT NULL DEFAULT 0",
+        "\"strata_extra\" TEXT",
+      ]
+      for property in table.properties {
+        definitions += property.columns.map { "\(SQLText.quoted($0.name)) \($0.kind.declared)" }
+      }
+      definitions.append("PRIMARY KEY(\(SQLText.list(table.keyColumns.map(\.name))))")
+      try connection.execute(
+        "CREATE TABLE IF NOT EXISTS \(SQLText.quoted(table.name))(\(definitions.joined(separator: ", "))) WITHOUT ROWID"
+      )
+      for (position, columns) in table.indexes.enumerated() {
+        try connection.execute(
+          "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(table.name).index.\(position)")) ON "
+            + "\(SQLText.quoted(table.name))(\(SQLText.list(columns)))")
+      }
+      for property in table.properties where !property.columns.isEmpty {
+        if case .toOne = property.storage {
+          try connection.execute(
+            "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(table.name).\(property.name)")) ON "
+              + "\(SQLText.quoted(table.name))(\(SQLText.list(property.columns.map(\.name))))")
+        }
+      }
+    }
+    for link in layout.linkTables {
+      let columns = Self.linkColumns(link.owner, link.property, in: layout)
+      var definitions = columns.owner.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
+      definitions.append("\"position\" INTEGER NOT NULL")
+      definitions += columns.target.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
+      definitions.append("PRIMARY KEY(\(SQLText.list(columns.owner.map(\.name) + ["position"])))")
+      try connection.execute(
+        "CREATE TABLE IF NOT EXISTS \(SQLText.quoted(link.name))(\(definitions.joined(separator: ", "))) WITHOUT ROWID"
+      )
+      try connection.execute(
+        "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(link.name).target")) ON "
+          + "\(SQLText.quoted(link.name))(\(SQLText.list(columns.target.map(\.name))))")
+    }
+  }
+
+  /// The owner and target columns of a link table.
+  static func linkColumns(
+    _ owner: TableLayout.Table, _ property: TableLayout.Property, in layout: TableLayout
+  )
+    -> (owner: [TableLayout.Column], target: [TableLayout.Column])
+  {
+    guard case .toMany(let target, _) = property.storage, let targetTable = layout.table(target) else {
+      return ([], [])
+    }
+    return (
+      TableLayout.renamed(owner.keyColumns, as: "owner"),
+      TableLayout.renamed(targetTable.keyColumns, as: "target")
+    )
+  }
+
+  /// Changes the tables of `old` (nil: the single `records` table of format
+  /// 1) into those of `new`, keeping what both have: a table whose key
+  /// columns stay gets the columns it lacks (`ALTER TABLE ... ADD COLUMN`)
+  /// and loses those `new` does not have (`DROP COLUMN`); any other table
+  /// of `old` is dropped, any other of `new` made. Rows are not rewritten:
+  /// the caller writes every record after. Runs inside the caller's transaction.
+  func changeTables(from old: TableLayout?, to new: TableLayout) throws(StrataError) {
+    guard let old else {
+      try connection.execute("DROP TABLE IF EXISTS records")
+      try createTables(new)
+      return
+    }
+    let newLinks = Dictionary(
+      new.linkTables.map { ($0.name, Self.linkColumns($0.owner, $0.property, in: new)) },
+      uniquingKeysWith: { first, _ in first })
+    for link in old.linkTables {
+      let columns = Self.linkColumns(link.owner, link.property, in: old)
+      if let kept = newLinks[link.name], kept.owner == columns.owner, kept.target == columns.target {
+        continue
+      }
+      try connection.execute("DROP TABLE IF EXISTS \(SQLText.quoted(link.name))")
+    }
+    for table in old.tables {
+      for position in table.indexes.indices {
+        try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).index.\(position)"))")
+      }
+      for property in table.properties {
+        if case .toOne = property.storage {
+          try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).\(property.name)"))")
+        }
+      }
+      guard let kept = new.table(table.name), kept.keyColumns == table.keyColumns else {
+        try connection.execute("DROP TABLE IF EXISTS \(SQLText.quoted(table.name))")
+        continue
+      }
+      let before = table.properties.flatMap(\.columns)
+      let after = kept.properties.flatMap(\.columns)
+      let quotedTable = SQLText.quoted(table.name)
+      for column in before where !after.contains(column) {
+        try connection.execute("ALTER TABLE \(quotedTable) DROP COLUMN \(SQLText.quoted(column.name))")
+      }
+      for column in after where !before.contains(column) {
+        try connection.execute(
+          "ALTER TABLE \(quotedTable) ADD COLUMN \(SQLText.quoted(column.name)) \(column.kind.declared)")
+      }
+    }
+    try createTables(new)
+  }
+
+  /// Rewrites the file for this store's layout and schema version, in ONE
+  /// transaction: the tables changed (`changeTables`), every record written
+  /// (`changes`: all of them, as the schema now maps them), `format`,
+  /// `version` and `layout` recorded. On any failure the file is as before.
+  package func rewrite(_ changes: [Change]) throws(StrataError) {
+    let rows = try prepare(changes, layout: layout)
+    try connection.writeTransaction { () throws(StrataError) in
+      try changeTables(from: fileFormat < Self.format ? nil : fileLayout, to: layout)
+      try apply(rows, layout: layout, progress: nil)
+      try Self.setMeta(connection, "format", Self.format)
+      try Self.setMeta(connection, "version", schemaVersion)
+      try Self.setMeta(connection, "layout", text: layout.json.serialized())
+    }
+    fileFormat = Self.format
+    fileLayout = layout
+    storedVersion = schemaVersion
+  }
+}

@@ -1,0 +1,267 @@
+import CSQLite
+import Strata
+
+/// Writing records: batches of upserts and deletes made into rows before
+/// the transaction, then applied in one, table by table in key order
+/// (format 2).
+extension GraphStore {
+  /// One change of a `write`: the record of the key space `model` under
+  /// `key` gets `body` (`{"model", "stub"?, "values"}`), or is deleted when
+  /// `body` is nil. The values are borrowed for the call.
+  package struct Change {
+    /// The model's name.
+    package var model: String
+    /// The record's primary key (any JSON value; stored canonically).
+    package var key: JPtr
+    /// The record's new body, or nil to delete the record.
+    package var body: JPtr?
+    /// For to-many properties (by name) whose first N targets the file
+    /// holds already, in order: N; the body's list of such a property holds
+    /// the targets from position N on, and only those are written.
+    package var keptLinks: [String: Int]
+    /// True when the file holds no row of the record yet (made by this
+    /// write): no old link rows to delete.
+    package var isNew: Bool
+    /// Instead of `body`: the record's committed object, whose canonical
+    /// values are the body's values, a stub when `stub`; the keys of its
+    /// to-many lists (by name, borrowed) from the first one to write on are
+    /// in `lists`, not in the object.
+    var object: ModelObject? = nil
+    var stub = false
+    var lists: [String: [JPtr]] = [:]
+
+    /// A change from its parts.
+    package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:], isNew: Bool = false) {
+      self.model = model
+      self.key = key
+      self.body = body
+      self.keptLinks = keptLinks
+      self.isNew = isNew
+    }
+
+    /// An upsert of a record from its committed object (no body is made).
+    init(
+      model: String, key: JPtr, object: ModelObject, stub: Bool, lists: [String: [JPtr]],
+      keptLinks: [String: Int], isNew: Bool
+    ) {
+      self.init(model: model, key: key, body: nil, keptLinks: keptLinks, isNew: isNew)
+      self.object = object
+      self.stub = stub
+      self.lists = lists
+    }
+  }
+
+  /// A record read from the store; it owns its key and body (new references,
+  /// released when the record goes).
+  package final class StoredRecord {
+    /// The canonical JSON text of the key, as stored (what records are ordered by).
+    package let keyText: String
+    /// The key.
+    package let key: JPtr
+    /// The body.
+    package let body: JPtr
+
+    /// Takes ownership of one reference to `key` and to `body`.
+    init(keyText: String, key: JPtr, body: JPtr) {
+      self.keyText = keyText
+      self.key = key
+      self.body = body
+    }
+
+    deinit {
+      JValue.release(key)
+      JValue.release(body)
+    }
+  }
+
+  /// A change made ready to write: its table and rows, or its table and key to delete.
+  struct PreparedChange {
+    /// The table.
+    var table: TableLayout.Table
+    /// The key's cells.
+    var key: [SQLCell]
+    /// The rows, or nil to delete.
+    var row: RecordRows.Row?
+    /// True when the file holds no row of the record yet.
+    var isNew = false
+  }
+
+  /// Applies `changes` in order, in ONE transaction: every upsert and delete
+  /// lands, or none does and the file is exactly as before (`BEGIN
+  /// IMMEDIATE` ... `COMMIT`, `ROLLBACK` on any failure: a full disk, a
+  /// read-only file, a key that cannot be written, a process killed half-way).
+  ///
+  /// Records are turned into rows before the transaction starts, so a bad
+  /// value (nested too deep, a model the file has no table for) fails
+  /// before anything is written; its error's path is `/N`, the change's
+  /// index. A file that must first be rewritten (`needsRewrite`) is refused.
+  /// `progress`, when given, is called inside the transaction after each
+  /// change is applied with the number applied so far (for progress reports;
+  /// the crash test uses it to know it is half-way).
+  package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
+    let rows = try prepare(changes, layout: layout)
+    if fileFormat < Self.format || !hasOwnLayout {
+      throw SQLiteError.store(
+        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
+      )
+    }
+    try connection.writeTransaction { () throws(StrataError) in
+      try apply(rows, layout: layout, progress: progress)
+    }
+  }
+
+  /// Turns changes into rows (outside any transaction).
+  func prepare(_ changes: [Change], layout: TableLayout) throws(StrataError) -> [PreparedChange] {
+    var prepared: [PreparedChange] = []
+    prepared.reserveCapacity(changes.count)
+    for (index, change) in changes.enumerated() {
+      do throws(StrataError) {
+        guard let table = layout.table(change.model) else {
+          throw StrataError(
+            code: .argument, message: "the graph file has no table for records of '\(change.model)'")
+        }
+        guard let key = RecordKey(json: change.key), let cells = RecordRows.cells(key, parts: table.keyParts)
+        else {
+          throw StrataError(
+            code: .argument,
+            message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
+        }
+        var row: RecordRows.Row? = nil
+        if let object = change.object {
+          guard let plan = statements.plan(table, type: object.type) else {
+            throw StrataError(
+              code: .argument,
+              message: "the table '\(table.name)' does not hold records of '\(object.type.name)'")
+          }
+          row = try RecordRows.row(
+            table, in: layout, plan: plan, key: key, object: object, stub: change.stub, lists: change.lists,
+            keptLinks: change.keptLinks)
+        } else if let body = change.body {
+          row = try RecordRows.row(table, in: layout, key: key, body: body, keptLinks: change.keptLinks)
+        }
+        prepared.append(PreparedChange(table: table, key: cells, row: row, isNew: change.isNew))
+      } catch {
+        throw StrataError(
+          error.errors.map { detail in
+            var located = detail
+            located.path = "/\(index)"
+            return located
+          })
+      }
+    }
+    return prepared
+  }
+
+  /// Writes prepared changes (inside the caller's transaction), table by
+  /// table and in key order within a table (changes of one key keep their
+  /// order): rows inserted in key order land at the end of the table's
+  /// B-tree instead of splitting its pages all over, and each table's
+  /// statements are looked up once. `progress` counts the changes applied.
+  func apply(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?) throws(StrataError)
+  {
+    let order = Self.keyOrder(changes)
+    var done = 0
+    var next = 0
+    while next < order.count {
+      let table = changes[order[next]].table
+      var end = next + 1
+      while end < order.count && changes[order[end]].table.name == table.name { end += 1 }
+      let sql = statements.sql(for: table, in: layout)
+      try connection.withStatement(sql.upsert) { (upsert) throws(StrataError) in
+        for position in next..<end {
+          try apply(changes[order[position]], sql: sql, upsert: upsert)
+          done += 1
+          progress?(done)
+        }
+      }
+      next = end
+    }
+  }
+
+  /// The indices of `changes` grouped by table (in order of first
+  /// appearance) and sorted by key within a table; changes of one key keep
+  /// their order. A table of one integer key column sorts by the integers.
+  private static func keyOrder(_ changes: [PreparedChange]) -> [Int] {
+    var groups: [[Int]] = []
+    var groupOf: [String: Int] = [:]
+    for index in changes.indices {
+      let name = changes[index].table.name
+      if let group = groupOf[name] {
+        groups[group].append(index)
+      } else {
+        groupOf[name] = groups.count
+        groups.append([index])
+      }
+    }
+    var order: [Int] = []
+    order.reserveCapacity(changes.count)
+    for group in groups {
+      var integers: [(key: Int64, index: Int)] = []
+      integers.reserveCapacity(group.count)
+      for index in group {
+        guard changes[index].key.count == 1, case .integer(let key) = changes[index].key[0] else { break }
+        integers.append((key, index))
+      }
+      if integers.count == group.count {
+        integers.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        order += integers.map(\.index)
+      } else {
+        order += group.sorted { left, right in
+          SQLCell.compare(changes[left].key, changes[right].key) ?? (left < right)
+        }
+      }
+    }
+    return order
+  }
+
+  /// Writes one prepared change with its table's statements.
+  private func apply(_ change: PreparedChange, sql: StoreStatements.Table, upsert: SQLiteStatement)
+    throws(StrataError)
+  {
+    guard let row = change.row else {
+      try connection.withStatement(sql.delete) { (statement) throws(StrataError) in
+        try statement.bind(1, cells: change.key)
+        try statement.run()
+      }
+      for link in sql.links { try deleteLinks(link, owner: change.key, from: 0) }
+      return
+    }
+    defer { upsert.reset() }
+    var next = try upsert.bind(1, cells: row.key)
+    try upsert.bind(next, text: row.model)
+    try upsert.bind(next + 1, int: row.stub ? 1 : 0)
+    if let extra = row.extra {
+      try upsert.bind(next + 2, text: extra)
+    } else {
+      try upsert.bindNull(next + 2)
+    }
+    next += 3
+    try upsert.bind(next, cells: row.columns)
+    try upsert.run()
+    for (link, written) in zip(sql.links, row.links) {
+      let start = written?.start ?? 0
+      if !change.isNew { try deleteLinks(link, owner: row.key, from: start) }
+      guard let targets = written?.targets, !targets.isEmpty else { continue }
+      try connection.withStatement(link.insert) { (statement) throws(StrataError) in
+        for (offset, target) in targets.enumerated() {
+          defer { statement.reset() }
+          let next = try statement.bind(1, cells: row.key)
+          try statement.bind(next, int: Int64(start + offset))
+          try statement.bind(next + 1, cells: target)
+          try statement.run()
+        }
+      }
+    }
+  }
+
+  /// Deletes the links of `owner` from position `start` on.
+  private func deleteLinks(_ link: StoreStatements.Link, owner: [SQLCell], from start: Int)
+    throws(StrataError)
+  {
+    try connection.withStatement(link.delete) { (statement) throws(StrataError) in
+      let next = try statement.bind(1, cells: owner)
+      try statement.bind(next, int: Int64(start))
+      try statement.run()
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import CJansson
+import Strata
+
+/// Rows back to records: a row's cells (and its link rows' keys) as the
+/// record's stored body, or as its values by property index for the
+/// mapper (`Stored`), with what `strata_extra` kept (RecordRows.swift).
+extension RecordRows {
+  /// What a row's `strata_extra` cell holds: the names of the properties
+  /// the record lacks, and the values kept there (`kept`, borrowed from
+  /// `parsed`); `parsed` is the whole object, a new reference the caller
+  /// releases (nil when the cell is NULL).
+  private static func extra(_ cell: SQLCell, of modelName: String) throws(StrataError) -> (
+    absent: Set<String>, kept: JPtr?, parsed: JPtr?
+  ) {
+    guard case .text(let text) = cell else { return ([], nil, nil) }
+    guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
+      throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
+    }
+    var absent: Set<String> = []
+    if let list = json_object_get(parsed, "absent"), JValue.isArray(list) {
+      for index in 0..<json_array_size(list) {
+        if let name = json_array_get(list, index), JValue.isString(name) {
+          absent.insert(JValue.string(name))
+        }
+      }
+    }
+    var kept: JPtr? = nil
+    if let object = json_object_get(parsed, "values"), JValue.isObject(object) { kept = object }
+    return (absent, kept, parsed)
+  }
+
+  /// A row read back as its record's canonical values by property index,
+  /// for `Mapper.canonicalModel` (what `body` gives as an object, without
+  /// the object).
+  struct Stored {
+    /// The record's model.
+    var type: ModelType
+    /// True for a stub.
+    var stub: Bool
+    /// Each property's value by the model's property index (owned
+    /// references; nil where the record has none).
+    var values: [JPtr?]
+    /// The unknown keys kept with the record (owned), or nil.
+    var unknown: JPtr?
+
+    /// Drops the references held.
+    func release() {
+      for value in values { if let value { JValue.release(value) } }
+      if let unknown { JValue.release(unknown) }
+    }
+  }
+
+  /// A row read back as its record's values by property index: `cells` are
+  /// the row's columns in table order, `links` the targets' keys of each
+  /// to-many property (by name), `plan` where a model's properties are in
+  /// the table (nil for a model the table does not hold).
+  static func stored(
+    _ table: Layout.Table, in layout: Layout, schema: Schema, plan: (ModelType) -> Plan?, key: RecordKey,
+    cells: [SQLCell], links: [String: [RecordKey]]
+  ) throws(StrataError) -> Stored {
+    let base = table.keyColumns.count
+    guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
+      case .text(let modelName) = cells[base]
+    else { throw damaged("a row of '\(table.name)' has no model") }
+    guard case .success(let type) = schema.modelType(modelName), let plan = plan(type) else {
+      throw damaged("a row of '\(table.name)' is of the model '\(modelName)', which the table does not hold")
+    }
+    var isStub = false
+    if case .integer(let stub) = cells[base + 1], stub != 0 { isStub = true }
+    var stored = Stored(
+      type: type, stub: isStub, values: [JPtr?](repeating: nil, count: type.properties.count), unknown: nil)
+    var done = false
+    defer { if !done { stored.release() } }
+    func what(_ name: String) -> String { "the column '\(name)' of the '\(modelName)' record \(key)" }
+    func set(_ index: Int, _ name: String, _ value: JPtr) throws(StrataError) {
+      guard index >= 0 && index < stored.values.count else {
+        JValue.release(value)
+        throw damaged(
+          "the '\(modelName)' record \(key) holds '\(name)', which is not a property of its model")
+      }
+      if let old = stored.values[index] { JValue.release(old) }
+      stored.values[index] = value
+    }
+
+    let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
+    defer { if let extraValue { JValue.release(extraValue) } }
+    func isKept(_ name: String) -> Bool { kept.flatMap { json_object_get($0, name) } != nil }
+    if case .composite(let parts) = key, table.keyProperties.count > 1 {
+      for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) && !isKept(name) {
+        if let value = part.makeJSON() { try set(type.propertyIndex[name] ?? -1, name, value) }
+      }
+    } else if table.keyProperties.count == 1, !absent.contains(table.keyProperties[0]),
+      !isKept(table.keyProperties[0]), let value = key.makeJSON()
+    {
+      try set(type.propertyIndex[table.keyProperties[0]] ?? -1, table.keyProperties[0], value)
+    }
+    var offset = base + 3
+    for (position, property) in table.properties.enumerated() {
+      let range = offset..<(offset + property.columns.count)
+      offset = range.upperBound
+      guard let index = plan.columns[position], !absent.contains(property.name), !isKept(property.name) else {
+        continue
+      }
+      switch property.storage {
+      case .column(let kind):
+        try set(
+          index, property.name, try value(cells[range.lowerBound], kind: kind, what: what(property.name)))
+      case .toOne(let target):
+        if cells[range].allSatisfy(\.isNull) {
+          try set(index, property.name, json_null())
+        } else {
+          guard let parts = layout.table(target)?.keyParts,
+            let targetKey = Self.key(cells[range], parts: parts),
+            let made = targetKey.makeJSON()
+          else { throw damaged("\(what(property.name)) does not hold a key of '\(target)'") }
+          try set(index, property.name, made)
+        }
+      case .toMany:
+        guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
+        for target in links[property.name] ?? [] {
+          _ = json_array_append_new(list, target.makeJSON() ?? json_null())
+        }
+        try set(index, property.name, list)
+      }
+    }
+    if let kept {
+      var failure: StrataError? = nil
+      forEachMember(kept) { name, value in
+        guard failure == nil else { return }
+        if name == "$unknown" {
+          stored.unknown = JValue.retain(value)
+        } else if name != "$type" {
+          do throws(StrataError) {
+            try set(type.propertyIndex[name] ?? -1, name, JValue.retain(value))
+          } catch {
+            failure = error
+          }
+        }
+      }
+      if let failure { throw failure }
+    }
+    done = true
+    return stored
+  }
+
+  /// The stored body of a row read back (a new reference): `cells` are the
+  /// row's columns in table order (key, `strata_type`, `strata_stub`,
+  /// `strata_extra`, properties), `links` the targets' keys of each to-many
+  /// property (by name; a missing one is empty).
+  static func body(
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, cells: [SQLCell], links: [String: [RecordKey]]
+  ) throws(StrataError) -> JPtr {
+    let base = table.keyColumns.count
+    guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
+      case .text(let modelName) = cells[base]
+    else { throw damaged("a row of '\(table.name)' has no model") }
+    guard let model = table.models.first(where: { $0.name == modelName }) else {
+      throw damaged("a row of '\(table.name)' is of the model '\(modelName)', which the table does not hold")
+    }
+    guard let body = json_object(), let values = json_object() else {
+      throw StrataError(code: .oom, message: "out of memory")
+    }
+    JValue.setNew(body, "values", values)
+    var done = false
+    defer { if !done { JValue.release(body) } }
+    JValue.setNew(body, "model", JValue.makeString(modelName) ?? json_null())
+    if case .integer(let stub) = cells[base + 1], stub != 0 { JValue.setNew(body, "stub", json_true()) }
+    if model.tagged { JValue.setNew(values, "$type", JValue.makeString(modelName) ?? json_null()) }
+
+    let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
+    defer { if let extraValue { JValue.release(extraValue) } }
+    let owned = model.owns
+    if case .composite(let parts) = key, table.keyProperties.count > 1 {
+      for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) {
+        if let value = part.makeJSON() { JValue.setNew(values, name, value) }
+      }
+    } else if table.keyProperties.count == 1, !absent.contains(table.keyProperties[0]) {
+      if let value = key.makeJSON() { JValue.setNew(values, table.keyProperties[0], value) }
+    }
+    var offset = base + 3
+    for property in table.properties {
+      let range = offset..<(offset + property.columns.count)
+      offset = range.upperBound
+      guard owned.contains(property.name), !absent.contains(property.name),
+        kept.flatMap({ json_object_get($0, property.name) }) == nil
+      else { continue }
+      func what() -> String { "the column '\(property.name)' of the '\(modelName)' record \(key)" }
+      switch property.storage {
+      case .column(let kind):
+        JValue.setNew(values, property.name, try value(cells[range.lowerBound], kind: kind, what: what()))
+      case .toOne(let target):
+        if cells[range].allSatisfy(\.isNull) {
+          JValue.setNew(values, property.name, json_null())
+        } else {
+          guard let parts = layout.table(target)?.keyParts,
+            let targetKey = Self.key(cells[range], parts: parts),
+            let made = targetKey.makeJSON()
+          else { throw damaged("\(what()) does not hold a key of '\(target)'") }
+          JValue.setNew(values, property.name, made)
+        }
+      case .toMany:
+        guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
+        for target in links[property.name] ?? [] {
+          _ = json_array_append_new(list, target.makeJSON() ?? json_null())
+        }
+        JValue.setNew(values, property.name, list)
+      }
+    }
+    if let kept {
+      forEachMember(kept) { name, value in JValue.setNew(values, name, JValue.retain(value)) }
+    }
+    done = true
+    return body
+  }
+}

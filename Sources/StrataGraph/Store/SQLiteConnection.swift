@@ -1,0 +1,284 @@
+import CSQLite
+import Strata
+
+/// One connection to an SQLite database: a file, or `":memory:"`.
+///
+/// A connection belongs to one thread at a time (it is opened with
+/// SQLITE_OPEN_NOMUTEX and is not `Sendable`); two connections to the same
+/// file may live on two threads or in two processes. Files are put in WAL
+/// mode with `synchronous=FULL` (see `open`), so a reader never waits for a
+/// writer and a committed transaction survives a crash of the process and of
+/// the machine.
+///
+/// Every failure is a `StrataError` (see `SQLiteError`): `io` for the file
+/// and the system, `argument` for a wrong request. Nothing traps.
+///
+/// Statements are prepared once per SQL text and kept until `close()`
+/// (`withStatement`); the SQL texts are the engine's own, a small fixed set.
+/// `close()` (or deinit) finalizes every statement and closes the handle.
+package final class SQLiteConnection {
+  /// How a connection opens its file.
+  package enum Mode: Sendable {
+    /// Read only: every write is an `io` error (SQLITE_READONLY).
+    case readOnly
+    /// Read only, the file taken as immutable (`?immutable=1`): SQLite
+    /// makes no `-wal` or `-shm` file and takes no lock, so a file in a
+    /// read-only folder or filesystem opens; changes others make after the
+    /// open are not seen. Only for a file without a write-ahead log.
+    case readOnlyImmutable
+    /// Read and write an existing file; a missing file is an `io` error.
+    case readWrite
+    /// Read and write, creating the file when it does not exist.
+    case readWriteCreate
+  }
+
+  /// The file as given (`":memory:"` for an in-memory database).
+  package let path: String
+  /// How the file was opened.
+  package let mode: Mode
+  /// The sqlite3 handle, or nil once closed.
+  private var handle: OpaquePointer?
+  /// Prepared statements by SQL text.
+  private var statements: [String: SQLiteStatement] = [:]
+  /// True while a write transaction this connection began is open.
+  private var openWrites = false
+
+  /// True for an in-memory database.
+  package var isMemory: Bool { path == ":memory:" }
+
+  /// True when SQLite opened the database read only (asked for, or forced by
+  /// the file's permissions).
+  package var isReadOnly: Bool {
+    guard let handle else { return true }
+    return sqlite3_db_readonly(handle, "main") == 1
+  }
+
+  /// True until `close()`.
+  package var isOpen: Bool { handle != nil }
+
+  /// Opens `path` (a file name, taken literally: no URI forms; or `":memory:"`).
+  ///
+  /// A file opened for writing is switched to WAL (`journal_mode=WAL`) with
+  /// `synchronous=FULL`: WAL lets other connections read while one writes,
+  /// and keeps the database file untouched until a commit is complete in the
+  /// log, so a process killed mid-transaction leaves the last committed
+  /// state; FULL syncs the log at every commit, so a committed transaction
+  /// also survives a power loss (NORMAL would be as safe against process
+  /// crashes, but could lose the last commits when the machine stops).
+  /// `busyTimeout` is how long (milliseconds) a call waits for another
+  /// connection's write lock before failing with an `io` error.
+  package init(path: String, mode: Mode = .readWriteCreate, busyTimeout: Int32 = 5000) throws(StrataError) {
+    self.path = path
+    self.mode = mode
+    guard !path.isEmpty, !path.utf8.contains(0) else {
+      throw SQLiteError.store(.argument, "an SQLite file name must be non-empty, without NUL", path: path)
+    }
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    var name = path
+    switch mode {
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    case .readOnlyImmutable:
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      name = "file:" + Self.uriEscaped(path) + "?immutable=1"
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    var opened: OpaquePointer? = nil
+    let result = sqlite3_open_v2(name, &opened, flags, nil)
+    guard result == SQLITE_OK, let opened else {
+      let error = SQLiteError.make(result, handle: opened, doing: "open", path: path)
+      // SQLite usually makes a handle even when opening fails; it must be closed.
+      if let opened { sqlite3_close_v2(opened) }
+      throw error
+    }
+    handle = opened
+    sqlite3_extended_result_codes(opened, 1)
+    sqlite3_busy_timeout(opened, max(busyTimeout, 0))
+    do {
+      try configure()
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  /// A file name as the path of a `file:` URI: bytes other than unreserved
+  /// ones and `/` percent-encoded.
+  static func uriEscaped(_ path: String) -> String {
+    var out = ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        out.unicodeScalars.append("%")
+        out.unicodeScalars.append(digits[Int(byte >> 4)])
+        out.unicodeScalars.append(digits[Int(byte & 15)])
+      }
+    }
+    return out
+  }
+
+  /// The journal and sync settings of a file (see `init`); reading the first
+  /// page here also finds a file that is not a database (SQLITE_NOTADB).
+  private func configure() throws(StrataError) {
+    // Touch the schema: a file that is not SQLite fails here, at open, not later.
+    try execute("SELECT count(*) FROM sqlite_master")
+    try execute("PRAGMA cache_size=-16384")
+    guard !isMemory, mode == .readWrite || mode == .readWriteCreate, !isReadOnly else { return }
+    let journal = try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
+      try statement.step() ? (statement.text(0) ?? "") : ""
+    }
+    guard journal.lowercased() == "wal" else {
+      throw SQLiteError.store(
+        .io, "cannot switch the SQLite file to WAL mode (it stays '\(journal)')", path: path)
+    }
+    try execute("PRAGMA synchronous=FULL")
+  }
+
+  /// Finalizes every statement and closes the database (idempotent). A
+  /// transaction still open is rolled back by SQLite.
+  package func close() {
+    for statement in statements.values { statement.finalize() }
+    statements.removeAll()
+    if let handle {
+      sqlite3_close_v2(handle)
+      self.handle = nil
+    }
+  }
+
+  /// The live handle, or the `argument` error of a closed connection.
+  private func live() throws(StrataError) -> OpaquePointer {
+    guard let handle else {
+      throw SQLiteError.store(.argument, "the SQLite connection is closed", path: path)
+    }
+    return handle
+  }
+
+  /// Prepares `sql` (one statement) on `database`.
+  private func prepare(_ sql: String, on database: OpaquePointer) throws(StrataError) -> SQLiteStatement {
+    var prepared: OpaquePointer? = nil
+    let result = sqlite3_prepare_v2(database, sql, -1, &prepared, nil)
+    guard result == SQLITE_OK, let prepared else {
+      if let prepared { sqlite3_finalize(prepared) }
+      if result == SQLITE_OK {
+        throw SQLiteError.store(.argument, "empty SQL statement", path: path)
+      }
+      throw SQLiteError.make(result, handle: database, doing: "prepare SQL for", path: path)
+    }
+    return SQLiteStatement(handle: prepared, database: database, path: path, sql: sql)
+  }
+
+  /// Runs `body` with the prepared statement of `sql` (prepared on first use
+  /// and cached), then resets it and clears its bindings. When the cached
+  /// statement is already in use further up the stack (a nested call with
+  /// the same SQL), a fresh one is prepared for this call and finalized after.
+  /// The statement must not be kept past the call.
+  package func withStatement<R>(_ sql: String, _ body: (SQLiteStatement) throws(StrataError) -> R)
+    throws(StrataError) -> R
+  {
+    let database = try live()
+    let statement: SQLiteStatement
+    var temporary = false
+    if let cached = statements[sql], !cached.inUse {
+      statement = cached
+    } else if statements[sql] == nil {
+      statement = try prepare(sql, on: database)
+      statements[sql] = statement
+    } else {
+      statement = try prepare(sql, on: database)
+      temporary = true
+    }
+    statement.inUse = true
+    defer {
+      statement.reset()
+      statement.inUse = false
+      if temporary { statement.finalize() }
+    }
+    return try body(statement)
+  }
+
+  /// Runs one SQL statement without parameters to its end (rows ignored).
+  package func execute(_ sql: String) throws(StrataError) {
+    try withStatement(sql) { (statement) throws(StrataError) in try statement.run() }
+  }
+
+  /// True while a transaction is open on this connection.
+  package var inTransaction: Bool {
+    guard let handle else { return false }
+    return sqlite3_get_autocommit(handle) == 0
+  }
+
+  /// Runs `body` in one write transaction: `BEGIN IMMEDIATE` (takes the write
+  /// lock at once, waiting up to the busy timeout), then `COMMIT`. If `body`
+  /// or the commit fails, the transaction is rolled back, so the file is
+  /// exactly as before, and the first error is thrown. Inside a write
+  /// transaction of this connection, `body` runs as part of it (the outer
+  /// one commits or rolls back); inside a read transaction, it is refused.
+  package func writeTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    try transaction(writes: true, body)
+  }
+
+  /// Runs `body` in one read transaction (`BEGIN` ... `COMMIT`): every read
+  /// in it sees one snapshot of the file, whatever other connections commit
+  /// meanwhile (WAL). Inside a transaction of this connection, `body` runs
+  /// as part of it.
+  package func readTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    try transaction(writes: false, body)
+  }
+
+  /// Commits the open transaction now, if there is one (`body` of a
+  /// transaction may end it early: what follows in `body` must not write).
+  /// A failing commit is thrown, and the transaction rolled back by the
+  /// enclosing `writeTransaction`.
+  package func commitNow() throws(StrataError) {
+    if inTransaction { try execute("COMMIT") }
+  }
+
+  /// The counter SQLite changes when another connection (of this process
+  /// or another) commits to the file (`PRAGMA data_version`): equal values
+  /// mean nobody else wrote in between. Commits of this connection leave it.
+  package func dataVersion() throws(StrataError) -> Int64 {
+    try withStatement("PRAGMA data_version") { (statement) throws(StrataError) -> Int64 in
+      try statement.step() ? statement.int64(0) : 0
+    }
+  }
+
+  /// `BEGIN` (`BEGIN IMMEDIATE` when `writes`), `body`, `COMMIT`; rolled
+  /// back when `body` or the commit fails. Nested: `body` alone.
+  private func transaction<R>(writes: Bool, _ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    _ = try live()
+    if inTransaction {
+      if writes && !openWrites {
+        throw SQLiteError.store(
+          .argument, "a write transaction cannot start inside a read transaction", path: path)
+      }
+      return try body()
+    }
+    try execute(writes ? "BEGIN IMMEDIATE" : "BEGIN")
+    openWrites = writes
+    defer { openWrites = false }
+    do {
+      let value = try body()
+      if inTransaction { try execute("COMMIT") }
+      return value
+    } catch {
+      rollback()
+      throw error
+    }
+  }
+
+  /// Rolls back the open transaction, if any (SQLite may have rolled it back
+  /// itself after an I/O error). A failing rollback leaves the transaction to
+  /// SQLite, which rolls it back when the connection closes or the journal is
+  /// next read; its error is not the one the caller needs to see.
+  private func rollback() {
+    guard inTransaction else { return }
+    do { try execute("ROLLBACK") } catch {}
+  }
+}

@@ -1,0 +1,115 @@
+import Strata
+
+/// The SQL that writes each table's records, made once per table.
+struct StoreStatements {
+  /// The SQL of one link table.
+  struct Link {
+    /// Inserts one link: owner key, position, target key.
+    var insert: String
+    /// Deletes the links of one owner from a position on.
+    var delete: String
+  }
+
+  /// The SQL of one table.
+  struct Table {
+    /// Inserts or updates a row: key, `strata_type`, `strata_stub`,
+    /// `strata_extra`, property columns.
+    var upsert: String
+    /// Deletes the row of one key.
+    var delete: String
+    /// The link tables of the table's to-many properties, in order.
+    var links: [Link]
+  }
+
+  private var tables: [String: Table] = [:]
+  private var plans: [String: RecordRows.Plan] = [:]
+
+  /// Where the values of `type` go in `table`'s rows (`RecordRows.Plan`);
+  /// nil when the table does not hold the model.
+  mutating func plan(_ table: TableLayout.Table, type: ModelType, reading: Bool = false) -> RecordRows.Plan? {
+    // the file's layout, which rows are read with, may be another than the one written
+    let name = (reading ? "r\u{0}" : "w\u{0}") + table.name + "\u{0}" + type.name
+    if let made = plans[name] { return made }
+    let made = RecordRows.Plan(table, type: type)
+    plans[name] = made
+    return made
+  }
+
+  /// The SQL of `table` of `layout`.
+  mutating func sql(for table: TableLayout.Table, in layout: TableLayout) -> Table {
+    if let made = tables[table.name] { return made }
+    let keys = table.keyColumns.map(\.name)
+    let others = TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    let all = keys + others
+    let quotedTable = SQLText.quoted(table.name)
+    var upsert =
+      "INSERT INTO \(quotedTable)(\(SQLText.list(all))) VALUES(\(SQLText.parameters(all.count))) "
+      + "ON CONFLICT(\(SQLText.list(keys))) DO UPDATE SET "
+    upsert += others.map { "\(SQLText.quoted($0)) = excluded.\(SQLText.quoted($0))" }.joined(separator: ", ")
+    var links: [Link] = []
+    for property in table.properties {
+      guard case .toMany(_, let name) = property.storage else { continue }
+      let columns = GraphStore.linkColumns(table, property, in: layout)
+      let owners = columns.owner.map(\.name)
+      let linkColumns = owners + ["position"] + columns.target.map(\.name)
+      links.append(
+        Link(
+          insert:
+            "INSERT INTO \(SQLText.quoted(name))(\(SQLText.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
+          delete:
+            "DELETE FROM \(SQLText.quoted(name)) WHERE \(SQLText.equalAll(owners)) AND \"position\" >= ?"))
+    }
+    let made = Table(
+      upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(SQLText.equalAll(keys))", links: links)
+    tables[table.name] = made
+    return made
+  }
+
+  /// The SQL that reads one table's records and their links.
+  struct Reading {
+    /// Selects key columns, system columns and property columns (`WHERE`
+    /// the key columns equal the parameters, for one record).
+    var rows: String
+    /// For each to-many property (in order): its name and the SELECT of
+    /// owner and target key columns, ordered by owner and position.
+    var links: [(property: String, sql: String)]
+    /// For each to-many property (in order, one record's readings only):
+    /// the SELECT of the number of the owner's link rows (its last position + 1).
+    var counts: [String] = []
+  }
+
+  private var readings: [String: Reading] = [:]
+
+  /// Forgets the reading SQL (the file's layout changed).
+  mutating func forgetReadings() { readings = [:] }
+
+  /// The SQL that reads `table` of `layout`: every record, or (`byKey`) one.
+  mutating func reading(_ table: TableLayout.Table, in layout: TableLayout, byKey: Bool) -> Reading {
+    let name = (byKey ? "1:" : "*:") + table.name
+    if let made = readings[name] { return made }
+    var links: [(property: String, sql: String)] = []
+    var counts: [String] = []
+    for property in table.properties {
+      guard case .toMany(_, let link) = property.storage else { continue }
+      let columns = GraphStore.linkColumns(table, property, in: layout)
+      let owners = columns.owner.map(\.name)
+      var sql = "SELECT \(SQLText.list(owners + columns.target.map(\.name))) FROM \(SQLText.quoted(link))"
+      if byKey { sql += " WHERE \(SQLText.equalAll(owners))" }
+      sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
+      links.append((property.name, sql))
+      if byKey {
+        // positions run from 0 without gaps: the largest one is found in the key's index
+        counts.append(
+          "SELECT coalesce(max(position) + 1, 0) FROM \(SQLText.quoted(link)) WHERE \(SQLText.equalAll(owners))"
+        )
+      }
+    }
+    let keyNames = table.keyColumns.map(\.name)
+    let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    var rows = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
+    if byKey { rows += " WHERE \(SQLText.equalAll(keyNames))" }
+    let made = Reading(rows: rows, links: links, counts: counts)
+    readings[name] = made
+    return made
+  }
+}
