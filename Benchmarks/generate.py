@@ -337,6 +337,176 @@ def main_social(args):
         args.count, len(raw), len(raw) / 1e6, out, lines))
 
 
+# --- The third payload: a real-shaped search response (--search) ----------
+#
+# Issue 28: what a social network's search API really sends, where the other
+# two payloads flatter a byte parser. A JSON array of statuses (the
+# "statuses" member of the response). Each status has about 100 keys, of
+# which the search schema (Benchmarks/search-schema.json) maps about 40%
+# (with its user's); most of its text is not ASCII (Japanese, Chinese,
+# Korean, accented Latin, emoji with joiners and skin tones), and a third of
+# the statuses are written the way the v1.1 API writes them, every
+# non-ASCII character as a `\u` escape (surrogate pairs for emoji) and every
+# `/` as `\/`; two dates per status in the API's pattern
+# (`Wed Aug 27 13:08:45 +0000 2008`: the status's and its user's); a user
+# with a long description; and for 30% a whole `retweeted_status` of the
+# same shape, mapped as a Status too.
+
+SEARCH_SEED = 20261127
+
+SEARCH_TEXT = [
+    "今日はとても良い天気ですね。散歩に行きましょう",
+    "新しいバージョンがリリースされました！詳細はこちら",
+    "東京で会議があります。よろしくお願いします",
+    "这个问题已经解决了，谢谢大家的帮助",
+    "今天的天气非常好，我们去公园吧",
+    "오늘 회의는 오후 세 시에 시작합니다",
+    "새로운 기능이 추가되었습니다 감사합니다",
+    "Ça marche très bien, merci beaucoup à tous",
+    "Schöne Grüße aus München, bis später",
+    "¿Dónde está la estación? Está allí",
+    "Привет, как дела? Всё хорошо",
+    "مرحبا بكم في المؤتمر",
+    "🎉🎉 release day 🚀",
+    "👩‍💻 coding all night ☕️",
+    "👍🏽 agreed, ship it ✅",
+    "🇯🇵🇩🇪🇧🇷 worldwide",
+]
+
+SEARCH_SOURCES = [
+    '<a href="http://twitter.com/download/iphone" rel="nofollow">Twitter for iPhone</a>',
+    '<a href="http://twitter.com/download/android" rel="nofollow">Twitter for Android</a>',
+    '<a href="https://mobile.twitter.com" rel="nofollow">Twitter Web App</a>',
+]
+
+DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def api_date(t):
+    """The v1.1 API's date: `Wed Aug 27 13:08:45 +0000 2008`."""
+    y, m, d, h, mi, sec = (int(x) for x in stamp(t).replace("T", "-").replace(":", "-").rstrip("Z").split("-"))
+    return "%s %s %02d %02d:%02d:%02d +0000 %04d" % (DAYS[(t // 86400 + 3) % 7], MONTHS[m - 1], d, h, mi, sec, y)
+
+
+def search_text(rng, lo, hi):
+    parts = []
+    for _ in range(rng.randint(lo, hi)):
+        parts.append(rng.choice(SEARCH_TEXT) if rng.random() < 0.75 else sentence(rng, 2, 6))
+    return " ".join(parts)
+
+
+def search_user(rng, uid):
+    u = {
+        "id": uid, "id_str": str(uid), "name": rng.choice(["山田太郎", "李小龙", "김민준", "Zoë Müller", "José", "Ана"]),
+        "screen_name": "user_%d" % uid, "location": rng.choice(["東京都渋谷区", "北京", "서울", "São Paulo", "", "Köln"]),
+        "description": search_text(rng, 4, 9), "url": None if rng.random() < 0.4 else "https://t.co/%x" % uid,
+        "entities": {"url": {"urls": [{"url": "https://t.co/%x" % uid, "expanded_url": "https://example.jp/%d" % uid,
+                                       "display_url": "example.jp/%d" % uid, "indices": [0, 23]}]},
+                     "description": {"urls": []}},
+        "protected": False, "followers_count": rng.randrange(0, 10**7), "friends_count": rng.randrange(0, 5000),
+        "listed_count": rng.randrange(0, 900), "created_at": api_date(rng.randrange(1_200_000_000, 1_700_000_000)),
+        "favourites_count": rng.randrange(0, 10**5), "utc_offset": None, "time_zone": None,
+        "geo_enabled": rng.random() < 0.3, "verified": rng.random() < 0.05, "statuses_count": rng.randrange(1, 10**6),
+        "lang": None, "contributors_enabled": False, "is_translator": False, "is_translation_enabled": False,
+        "profile_background_color": "C0DEED", "profile_background_image_url": "http://abs.twimg.com/images/themes/theme1/bg.png",
+        "profile_background_image_url_https": "https://abs.twimg.com/images/themes/theme1/bg.png",
+        "profile_background_tile": False, "profile_image_url": "http://pbs.twimg.com/profile_images/%d/a_normal.jpg" % uid,
+        "profile_image_url_https": "https://pbs.twimg.com/profile_images/%d/a_normal.jpg" % uid,
+        "profile_banner_url": "https://pbs.twimg.com/profile_banners/%d/1600000000" % uid, "profile_link_color": "1DA1F2",
+        "profile_sidebar_border_color": "C0DEED", "profile_sidebar_fill_color": "DDEEF6",
+        "profile_text_color": "333333", "profile_use_background_image": True, "has_extended_profile": True,
+        "default_profile": True, "default_profile_image": False, "following": None, "follow_request_sent": None,
+        "notifications": None, "translator_type": "none", "withheld_in_countries": [],
+    }
+    return u
+
+
+def search_status(rng, sid, users, depth=0):
+    t = rng.randrange(1_600_000_000, 1_714_000_000)
+    user = rng.choice(users)
+    text = search_text(rng, 2, 5)
+    tags = [{"text": rng.choice(["東京", "新機能", "release", "café", "서울", "python"]), "indices": [i * 7, i * 7 + 6]}
+            for i in range(rng.randrange(0, 4))]
+    mentions = [{"screen_name": m["screen_name"], "name": m["name"], "id": m["id"], "id_str": str(m["id"]),
+                 "indices": [3, 12]} for m in rng.sample(users, rng.randrange(0, 3))]
+    urls = [{"url": "https://t.co/%x" % (sid + i), "expanded_url": "https://example.jp/記事/%d/%d" % (sid, i),
+             "display_url": "example.jp/記事/%d" % sid, "indices": [40, 63]} for i in range(rng.randrange(0, 3))]
+    status = {
+        "created_at": api_date(t), "id": sid, "id_str": str(sid), "full_text": text, "truncated": False,
+        "display_text_range": [0, len(text)],
+        "entities": {"hashtags": tags, "symbols": [], "user_mentions": mentions, "urls": urls},
+        "metadata": {"iso_language_code": rng.choice(["ja", "zh", "ko", "en", "fr", "de"]), "result_type": "recent"},
+        "source": rng.choice(SEARCH_SOURCES),
+        "in_reply_to_status_id": None if rng.random() < 0.7 else sid - rng.randrange(1, 10**6),
+        "in_reply_to_status_id_str": None, "in_reply_to_user_id": None if rng.random() < 0.7 else user["id"],
+        "in_reply_to_user_id_str": None, "in_reply_to_screen_name": None if rng.random() < 0.7 else user["screen_name"],
+        "user": user, "geo": None, "coordinates": None,
+        "place": None if rng.random() < 0.7 else {
+            "id": "%016x" % rng.getrandbits(64), "url": "https://api.twitter.com/1.1/geo/id/%016x.json" % sid,
+            "place_type": "city", "name": rng.choice(["渋谷区", "Zürich", "서울", "São Paulo"]),
+            "full_name": rng.choice(["東京 渋谷区", "Zürich, Schweiz", "서울특별시", "São Paulo, Brasil"]),
+            "country_code": rng.choice(["JP", "CH", "KR", "BR"]), "country": rng.choice(["日本", "Schweiz", "대한민국", "Brasil"]),
+            "contained_within": [], "attributes": {},
+            "bounding_box": {"type": "Polygon", "coordinates": [[[139.66, 35.64], [139.72, 35.64],
+                                                                 [139.72, 35.69], [139.66, 35.69]]]}},
+        "contributors": None, "is_quote_status": False, "retweet_count": rng.randrange(0, 50000),
+        "favorite_count": rng.randrange(0, 200000), "favorited": False, "retweeted": False,
+        "possibly_sensitive": rng.random() < 0.02, "lang": rng.choice(["ja", "zh", "ko", "en", "fr", "und"]),
+    }
+    if depth == 0 and rng.random() < 0.3:
+        status["retweeted_status"] = search_status(rng, sid - 11, users, depth + 1)
+        status["retweeted"] = True
+    # pad to about 100 keys with what the models do not map: flags,
+    # counters, ids as strings, short texts (some not ASCII), small objects
+    for k in range(100 - len(status)):
+        kind = k % 5
+        status["ext_%02d" % k] = (
+            rng.random() < 0.5 if kind == 0 else
+            rng.randrange(0, 10**12) if kind == 1 else
+            str(rng.randrange(10**17, 10**18)) if kind == 2 else
+            search_text(rng, 1, 2) if kind == 3 else
+            {"id": rng.randrange(0, 10**6), "label": rng.choice(SEARCH_TEXT), "on": rng.random() < 0.5})
+    return status
+
+
+def api_escaped(text):
+    r"""Every `/` of JSON text as `\/`, as the v1.1 API writes it (json.dumps
+    with ensure_ascii writes the `\u` escapes). A `/` of JSON text is always
+    inside a string."""
+    return text.replace("/", "\\/")
+
+
+def generate_search(count):
+    """The statuses' JSON texts, each as the API would write it."""
+    rng = random.Random(SEARCH_SEED)
+    users = [search_user(rng, 50_000 + i) for i in range(2000)]
+    parts = []
+    for i in range(count):
+        status = search_status(rng, 1_750_000_000_000_000_000 + i * 4099, users)
+        if rng.random() < 1 / 3:
+            parts.append(api_escaped(json.dumps(status, ensure_ascii=True, separators=(",", ":"))))
+        else:
+            parts.append(json.dumps(status, ensure_ascii=False, separators=(",", ":")))
+    return parts
+
+
+def main_search(args):
+    parts = generate_search(args.count)
+    raw = ("[" + ",".join(parts) + "]").encode("utf-8")
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out + ".tmp", "wb") as f:
+        f.write(raw)
+    os.replace(args.out + ".tmp", args.out)
+    lines = args.out[:-5] + ".jsonl" if args.out.endswith(".json") else args.out + ".jsonl"
+    with open(lines + ".tmp", "wb") as f:
+        f.write(("\n".join(parts) + "\n").encode("utf-8"))
+    os.replace(lines + ".tmp", lines)
+    ascii_bytes = sum(1 for b in raw if b < 0x80)
+    print("generate: %d statuses, %d bytes (%.1f MB, %.0f%% in multi-byte characters) -> %s (and one per line in %s)" % (
+        args.count, len(raw), len(raw) / 1e6, 100 * (len(raw) - ascii_bytes) / len(raw), args.out, lines))
+
+
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -344,7 +514,14 @@ def main(argv):
     ap.add_argument("--out", default=None)
     ap.add_argument("--social", action="store_true",
                     help="the social search payload (default --count 5000, --out data/social.json)")
+    ap.add_argument("--search", action="store_true",
+                    help="the real-shaped search payload (default --count 5000, --out data/search.json)")
     args = ap.parse_args(argv)
+    if args.search:
+        if "--count" not in " ".join(argv):
+            args.count = 5000
+        args.out = args.out or os.path.join(here, "data", "search.json")
+        return main_search(args)
     if args.social:
         if args.count == 20000 and "--count" not in " ".join(argv):
             args.count = 5000

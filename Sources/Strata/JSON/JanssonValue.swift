@@ -59,12 +59,13 @@ package enum JValue {
     String(decoding: stringBytes(value), as: UTF8.self)
   }
 
-  /// A new reference to a string value holding `text` (which may contain NUL).
+  /// A new reference to a string value holding `text` (which may contain
+  /// NUL). A Swift string is valid UTF-8 already: jansson does not check it again.
   package static func makeString(_ text: String) -> JPtr? {
     var copy = text
     return copy.withUTF8 { bytes in
       bytes.withMemoryRebound(to: CChar.self) { chars in
-        withChars(chars) { json_stringn($0, $1) }
+        withChars(chars) { json_stringn_nocheck($0, $1) }
       }
     }
   }

@@ -265,6 +265,24 @@ def test_opening_a_file_reads_no_record_and_each_record_is_read_when_asked_for(t
             ctx.check()
 
 
+def test_a_stored_value_that_does_not_fit_the_schema_is_an_io_error_at_its_place(tmp_path: Path) -> None:
+    path = str(tmp_path / "blog.db")
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+    db = sqlite3.connect(path)
+    db.execute("UPDATE User SET login = NULL WHERE id = 7")  # a string the schema requires
+    db.commit()
+    db.close()
+    with schema.context(path) as ctx:
+        with pytest.raises(strata.StrataError) as raised:
+            ctx.get("User", 7)
+        assert raised.value.errors == [{
+            "path": "/User/7/login", "model": "User", "property": "login", "code": "io",
+            "message": "the stored record does not fit the schema: expected string, found null"}]
+        assert ctx.get("Post", 1)["title"] == "Hello"  # the rest reads on
+
+
 def test_a_record_read_from_the_file_follows_its_relationships_by_key(tmp_path: Path) -> None:
     path = str(tmp_path / "blog.db")
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
