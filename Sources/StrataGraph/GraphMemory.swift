@@ -302,7 +302,8 @@ final class GraphMemory {
       unread = lists
       (mapped, errors) = GraphLoading.mapStored(stored, at: [], schema: schema, collector: collector)
       if !errors.isEmpty {
-        (_, errors) = GraphLoading.mapStored(stored, at: place(), schema: schema, collector: RelationCollector())
+        (_, errors) = GraphLoading.mapStored(
+          stored, at: place(), schema: schema, collector: RelationCollector())
       }
     } else {
       guard
