@@ -34,9 +34,10 @@ enum StackGuard {
     return limit
   }
 
-  /// True when the current stack position is above `limit` (there is room to recurse).
+  /// True when the current stack position is above `limit` (there is room
+  /// to recurse). The position is the frame's address, not a local's: under
+  /// AddressSanitizer a local may live on a heap "fake stack".
   @inline(__always) static func hasRoom(_ limit: UInt) -> Bool {
-    var marker: UInt8 = 0
-    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) } > limit
+    UInt(strata_frame_address()) > limit
   }
 }
