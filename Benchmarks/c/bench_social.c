@@ -4,11 +4,17 @@
  * 12 fields each. Through the public C API only, so it measures whatever
  * backs strata_map_manyb (jansson + the DOM mapper, or the byte parser).
  *
- *   bench_social PAYLOAD LINES SCHEMA MODEL [REPETITIONS]
+ *   bench_social PAYLOAD LINES SCHEMA MODEL [REPETITIONS [PREFIX]]
+ *
+ * PREFIX names the rows (default "social"; scripts/bench runs it on the
+ * search payload too, as "search").
  *
  * Rows (best and median of REPETITIONS after one warm-up):
  *   json_loadb          jansson, bytes -> DOM (the yardstick)
  *   strata_map_manyb    bytes -> models in one call
+ *   map_manyb_busy_heap the same call, each time just after a jansson DOM of
+ *                       the payload was built and freed (as a server that
+ *                       parses and frees documents all day leaves malloc's heap)
  *   map_manyb_file      the array read whole through a FILE * (fmemopen, one
  *                       fread into a buffer, as a program reading a file
  *                       does), then strata_map_manyb: the yardstick of the
@@ -63,9 +69,11 @@ static int cmp(const void *a, const void *b) {
 }
 
 /* Prints one row; returns the best time. */
+static const char *prefix = "social";
+
 static double report(const char *key, double *t, int n, size_t bytes) {
     qsort(t, (size_t)n, sizeof *t, cmp);
-    printf("time %s %.6f %.6f %d  (%.1f MB/s)\n", key, t[0], t[n / 2], n, (double)bytes / 1e6 / t[0]);
+    printf("time %s_%s %.6f %.6f %d  (%.1f MB/s)\n", prefix, key, t[0], t[n / 2], n, (double)bytes / 1e6 / t[0]);
     return t[0];
 }
 
@@ -135,10 +143,12 @@ int main(int argc, char **argv) {
     int reps, r;
     double *t, best_manyb, best_manyb_file, best_lines_file, best_lines_kept, best_feed_kept;
     if (argc < 5) {
-        fprintf(stderr, "usage: %s PAYLOAD LINES SCHEMA MODEL [REPETITIONS]\n", argv[0]);
+        fprintf(stderr, "usage: %s PAYLOAD LINES SCHEMA MODEL [REPETITIONS [PREFIX]]\n", argv[0]);
         return 2;
     }
     reps = argc > 5 ? atoi(argv[5]) : 5;
+    if (argc > 6)
+        prefix = argv[6];
     if (reps < 1)
         reps = 1;
     t = calloc((size_t)reps, sizeof *t);
@@ -149,7 +159,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_social: %s: %s\n", argv[3], err.message);
         return 1;
     }
-    printf("info social_payload %zu bytes\n", len);
+    printf("info %s_payload %zu bytes\n", prefix, len);
 
     /* json_loadb */
     for (r = -1; r < reps; r++) {
@@ -165,7 +175,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    report("social_json_loadb", t, reps, len);
+    report("json_loadb", t, reps, len);
 
     /* strata_map_manyb */
     for (r = -1; r < reps; r++) {
@@ -180,8 +190,32 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    best_manyb = report("social_strata_map_manyb", t, reps, len);
-    printf("info social_models %zu\n", count);
+    best_manyb = report("strata_map_manyb", t, reps, len);
+    printf("info %s_models %zu\n", prefix, count);
+
+    /* the same call in a busy heap: a DOM of the payload built and freed first */
+    for (r = -1; r < reps; r++) {
+        json_error_t jerr;
+        json_t *dom = json_loadb(buf, len, 0, &jerr);
+        double t0, t1;
+        strata_model_t **ms;
+        if (dom == NULL) {
+            fprintf(stderr, "bench_social: %s\n", jerr.text);
+            return 1;
+        }
+        json_decref(dom);
+        t0 = now();
+        ms = strata_map_manyb(schema, argv[4], buf, len, &count, &err);
+        t1 = now();
+        if (ms == NULL) {
+            fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
+            return 1;
+        }
+        release_models(ms, count);
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    printf("ratio busy_heap/map_manyb %.2f\n", report("strata_map_manyb_busy_heap", t, reps, len) / best_manyb);
 
     /* the array read whole through a FILE *, then strata_map_manyb */
     for (r = -1; r < reps; r++) {
@@ -202,7 +236,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    best_manyb_file = report("social_strata_map_manyb_file", t, reps, len);
+    best_manyb_file = report("strata_map_manyb_file", t, reps, len);
 
     /* strata_map_many on a parsed DOM */
     {
@@ -221,7 +255,7 @@ int main(int argc, char **argv) {
                 t[r] = t1 - t0;
         }
         json_decref(dom);
-        report("social_strata_map_many_dom", t, reps, len);
+        report("strata_map_many_dom", t, reps, len);
     }
 
     /* the same records as JSON lines, from memory */
@@ -239,7 +273,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    best_lines_file = report("social_strata_map_lines_file", t, reps, lines_len);
+    best_lines_file = report("strata_map_lines_file", t, reps, lines_len);
 
     /* the same, each model kept as the array keeps them (freed after timing):
        the same work as strata_map_manyb above, record for record */
@@ -255,7 +289,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    best_lines_kept = report("social_strata_map_lines_kept", t, reps, lines_len);
+    best_lines_kept = report("strata_map_lines_kept", t, reps, lines_len);
 
     /* the same records fed from memory in one piece (strata_lines_feed: no
        copy through a FILE *), each model kept as above */
@@ -273,7 +307,7 @@ int main(int argc, char **argv) {
         if (r >= 0)
             t[r] = t1 - t0;
     }
-    best_feed_kept = report("social_strata_lines_feed_kept", t, reps, lines_len);
+    best_feed_kept = report("strata_lines_feed_kept", t, reps, lines_len);
 
     /* JSON lines against the array: from memory against from memory, and
        through a FILE * against the array read through a FILE * */

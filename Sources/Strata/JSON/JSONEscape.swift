@@ -16,21 +16,23 @@ enum JSONEscape {
   }
 
   /// The value of the four hex digits at `at` (before `end`), or nil.
+  ///
+  /// The four bytes are read as one word and checked and decoded together
+  /// (SWAR), without a loop or a branch per digit: text written by an API
+  /// that escapes every non-ASCII character is mostly `\u` escapes.
   @inline(__always) static func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> UInt32? {
     guard at >= 0, at + 4 <= end else { return nil }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let c = base[at + offset]
-      let digit: UInt8
-      switch c {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
+    let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
+    let high: UInt32 = 0x8080_8080
+    // with every byte below 0x80, adding to a byte never carries into the next
+    guard word & high == 0 else { return nil }
+    let digit = (word &+ 0x5050_5050) & ~(word &+ 0x4646_4646) & high  // 0x30...0x39
+    let folded = word | 0x2020_2020  // A-F to a-f
+    let letter = (folded &+ 0x1F1F_1F1F) & ~(folded &+ 0x1919_1919) & high  // 0x61...0x66
+    guard digit | letter == high else { return nil }
+    // a digit's value is its low nibble, a letter's its low nibble plus 9
+    let nibbles = (word & 0x0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101) &* 9
+    return (nibbles & 0xFF) << 12 | (nibbles >> 8 & 0xFF) << 8 | (nibbles >> 16 & 0xFF) << 4 | nibbles >> 24
   }
 
   /// True for the high (first) half of a surrogate pair.

@@ -44,6 +44,93 @@ enum PlainRun {
     return end
   }
 
+  /// Like `end`, past well-formed UTF-8 too: the index of the first `"`,
+  /// backslash or control character at or after `from` (a character
+  /// boundary), every byte before it checked as `utf8Length` checks a
+  /// sequence (no overlongs, surrogates or values past U+10FFFF). Where a
+  /// block holds a sequence it cannot confirm, it stops at the first
+  /// non-ASCII byte of the block instead, for the caller's byte-wise check;
+  /// so the result is a special byte, a non-ASCII byte, or `end`.
+  ///
+  /// Sixteen bytes at a time with SSE2 (text in Japanese, Chinese, Korean or
+  /// with emoji no longer stops at every character); elsewhere it is `end`.
+  @inline(__always) static func validatedEnd(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
+    #if canImport(_Builtin_intrinsics.intel)
+      var index = from
+      while index + 16 <= end {
+        let chunk = _mm_loadu_si128(UnsafeRawPointer(base + index).assumingMemoryBound(to: __m128i.self))
+        let high = mask(chunk)
+        let special =
+          mask(
+            _mm_or_si128(
+              _mm_or_si128(
+                _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x22)), _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x5C))),
+              _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20)))) & ~high
+        if high == 0 {
+          if special != 0 { return index + special.trailingZeroBitCount }
+          index += 16
+          continue
+        }
+        let stop = validPrefix(chunk, high: high, special: special)
+        if stop < 0 { return index + (high | special).trailingZeroBitCount }
+        if stop < 16 && special >> UInt32(stop) & 1 != 0 { return index + stop }
+        index += stop
+      }
+      return Self.end(base, from: index, end: end)
+    #else
+      return Self.end(base, from: from, end: end)
+    #endif
+  }
+
+  #if canImport(_Builtin_intrinsics.intel)
+    /// The sign bits of the sixteen bytes of `vector`.
+    @inline(__always) private static func mask(_ vector: __m128i) -> UInt32 {
+      UInt32(truncatingIfNeeded: _mm_movemask_epi8(vector))
+    }
+
+    /// The bytes of `vector` that lie in `low...high` (as unsigned bytes of
+    /// 0x80-0xFF, both bounds there).
+    @inline(__always) private static func between(_ vector: __m128i, _ low: UInt8, _ high: UInt8) -> UInt32 {
+      // as signed bytes 0x80-0xFF are -128...-1, in order: not below `low`, below `high + 1`
+      mask(
+        _mm_andnot_si128(
+          _mm_cmplt_epi8(vector, _mm_set1_epi8(Int8(bitPattern: low))),
+          _mm_cmplt_epi8(vector, _mm_set1_epi8(Int8(bitPattern: high &+ 1)))))
+    }
+
+    /// How far the block `chunk` (with its non-ASCII bytes `high` and its
+    /// `"`, backslash and control bytes `special`) is well-formed UTF-8:
+    /// `stop` is the first special byte, or the lead of a sequence that ends
+    /// past the block, or 16, when every sequence that starts before it is
+    /// well formed and ends before it; -1 when one is not.
+    @inline(__always) private static func validPrefix(_ chunk: __m128i, high: UInt32, special: UInt32) -> Int
+    {
+      let continuation = between(chunk, 0x80, 0xBF)
+      let lead2 = between(chunk, 0xC2, 0xDF)
+      let lead3 = between(chunk, 0xE0, 0xEF)
+      let lead4 = between(chunk, 0xF0, 0xF4)
+      // a sequence whose last byte lies past the block: stop before its lead
+      let crossing = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000)
+      let stop = (special | crossing | 0x1_0000).trailingZeroBitCount
+      let before = UInt32(1) << UInt32(stop) &- 1
+      func needs(_ two: UInt32, _ three: UInt32, _ four: UInt32) -> UInt32 {
+        two << 1 | three << 1 | three << 2 | four << 1 | four << 2 | four << 3
+      }
+      let need = needs(lead2 & before, lead3 & before, lead4 & before)
+      // the second byte of E0, ED, F0 and F4 is narrower than 80-BF
+      let low = between(chunk, 0x80, 0x9F)
+      let below90 = between(chunk, 0x80, 0x8F)
+      let second =
+        (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xE0)))) << 1 & low)
+        | (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xED)))) << 1 & (continuation & ~low))
+        | (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF0)))) << 1 & below90)
+        | (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF4)))) << 1 & (continuation & ~below90))
+      let stray = high & ~(continuation | lead2 | lead3 | lead4)
+      let wrong = ((stray | (continuation ^ need) | second) & before) | (need & ~before)
+      return wrong == 0 ? stop : -1
+    }
+  #endif
+
   /// The high bit of each byte of `word` that is `"`, a backslash, below 0x20
   /// or above 0x7F. Bytes above the first flagged one may be flagged wrongly
   /// (borrows); the lowest flagged byte is always right.

@@ -405,7 +405,7 @@ package struct PrunedParser {
   @inline(never) private mutating func skipStringRest(_ from: Int, key: Bool) -> Bool {
     var index = from
     while true {
-      index = plainRun(index)
+      index = validatedRun(index)
       guard index < end else { return false }
       let c = base[index]
       if c == UInt8(ascii: "\"") {
@@ -424,7 +424,7 @@ package struct PrunedParser {
   }
 
   /// Checks the escape at `at` (a backslash); the index after it, or nil.
-  private func skipEscape(_ at: Int, key: Bool) -> Int? {
+  @inline(__always) private func skipEscape(_ at: Int, key: Bool) -> Int? {
     guard at + 1 < end else { return nil }
     let letter = base[at + 1]
     if JSONEscape.simple(letter) != nil { return at + 2 }
@@ -439,6 +439,13 @@ package struct PrunedParser {
   /// a string, or `end` (see `PlainRun`).
   @inline(__always) private func plainRun(_ from: Int) -> Int {
     PlainRun.end(base, from: from, end: end)
+  }
+
+  /// The index of the first byte at or after `from` that is `"`, a
+  /// backslash or a control byte, or where well-formed UTF-8 could not be
+  /// confirmed in blocks, or `end` (see `PlainRun.validatedEnd`).
+  @inline(__always) private func validatedRun(_ from: Int) -> Int {
+    PlainRun.validatedEnd(base, from: from, end: end)
   }
 
   // MARK: strings
@@ -460,7 +467,7 @@ package struct PrunedParser {
   @inline(never) private mutating func decodeStringRest(_ start: Int, _ from: Int) -> Bool {
     var index = from
     while true {
-      index = plainRun(index)
+      index = validatedRun(index)
       guard index < end else { return false }
       let c = base[index]
       if c == UInt8(ascii: "\"") {
@@ -483,7 +490,7 @@ package struct PrunedParser {
     var index = escape
     var runStart = index
     while true {
-      index = plainRun(index)
+      index = validatedRun(index)
       guard index < end else { return false }
       let c = base[index]
       if c == UInt8(ascii: "\"") {
