@@ -414,8 +414,12 @@ package struct PrunedParser {
       }
       if c < 0x20 { return false }
       if c == UInt8(ascii: "\\") {
-        guard let next = skipEscape(index, key: key) else { return false }
-        index = next
+        // escapes come in runs (text where every non-ASCII character is
+        // `\uXXXX`): the next one is read without scanning for it
+        repeat {
+          guard let next = skipEscape(index, key: key) else { return false }
+          index = next
+        } while index < end && base[index] == UInt8(ascii: "\\")
         continue
       }
       guard let length = utf8Length(index) else { return false }
@@ -502,18 +506,20 @@ package struct PrunedParser {
       if c < 0x20 { return false }
       if c == UInt8(ascii: "\\") {
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-        guard index + 1 < end else { return false }
-        let letter = base[index + 1]
-        if let byte = JSONEscape.simple(letter) {
-          scratch.append(byte)
-          index += 2
-        } else {
-          guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, index, end) else {
-            return false
+        repeat {  // a run of escapes, as in skipStringRest
+          guard index + 1 < end else { return false }
+          let letter = base[index + 1]
+          if let byte = JSONEscape.simple(letter) {
+            scratch.append(byte)
+            index += 2
+          } else {
+            guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, index, end) else {
+              return false
+            }
+            appendUTF8(scalar)
+            index = next
           }
-          appendUTF8(scalar)
-          index = next
-        }
+        } while index < end && base[index] == UInt8(ascii: "\\")
         runStart = index
         continue
       }
