@@ -513,7 +513,8 @@ package struct PrunedParser {
             scratch.append(byte)
             index += 2
           } else {
-            guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, index, end) else {
+            guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, index, end)
+            else {
               return false
             }
             appendUTF8(scalar)
