@@ -12,11 +12,10 @@ Output is one fact a line (as bench_social.py):
     python3 bench_search.py PAYLOAD SCHEMA [REPETITIONS]
 """
 
-import os
 import sys
 from typing import List, Optional
 
-from bench_social import measure, report
+from bench_social import import_strata, measure, report
 
 
 def msgspec_decoder():
@@ -178,14 +177,7 @@ def main(argv):
     except ImportError:
         print("info search_pydantic not installed")
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, os.path.join(here, "..", "..", "bindings", "python"))
-    if not os.environ.get("STRATA_LIBRARY"):
-        lib = os.path.join(here, "..", "..", "build", "libstrata.so")
-        if os.path.exists(lib):
-            os.environ["STRATA_LIBRARY"] = os.path.abspath(lib)
-    import strata
-
+    strata = import_strata()
     schema = strata.Schema.from_file(schema_path)
     report("search_python_map_many_bytes", measure(lambda: schema.map_many("Status", raw), reps), reps, size)
 

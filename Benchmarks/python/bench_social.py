@@ -36,6 +36,19 @@ def report(key, best_median, reps, size):
     print("time %s %.6f %.6f %d  (%.1f MB/s)" % (key, best, median, reps, size / 1e6 / best), flush=True)
 
 
+def import_strata():
+    """The binding of this checkout, on build/libstrata.so unless STRATA_LIBRARY names one."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "bindings", "python"))
+    if not os.environ.get("STRATA_LIBRARY"):
+        lib = os.path.join(here, "..", "..", "build", "libstrata.so")
+        if os.path.exists(lib):
+            os.environ["STRATA_LIBRARY"] = os.path.abspath(lib)
+    import strata
+
+    return strata
+
+
 def msgspec_types(date_type):
     import msgspec
 
@@ -105,14 +118,7 @@ def main(argv):
     except ImportError:
         print("info social_pydantic not installed")
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, os.path.join(here, "..", "..", "bindings", "python"))
-    if not os.environ.get("STRATA_LIBRARY"):
-        lib = os.path.join(here, "..", "..", "build", "libstrata.so")
-        if os.path.exists(lib):
-            os.environ["STRATA_LIBRARY"] = os.path.abspath(lib)
-    import strata
-
+    strata = import_strata()
     schema = strata.Schema.from_file(schema_path)
     report("social_python_map_many_bytes", measure(lambda: schema.map_many("Status", raw), reps), reps, size)
 
