@@ -1,10 +1,12 @@
 // Exercises the public Swift API the way an app does: Codable structs through
 // the schema, Encodable values back to models, Date and URL through
-// StrataFoundation, and the one family of names. Prints one line per check
+// StrataFoundation, the one family of names, and the object graph (module
+// StrataGraph) in memory and on a file. Prints one line per check
 // and a closing "N passed, N failed"; exits 1 when a check fails.
 import Foundation
 import Strata
 import StrataFoundation
+import StrataGraph
 
 let schemaText = """
   {"strata": 1, "models": {
@@ -118,6 +120,39 @@ do {
   check(try Timestamp(parsing: "1970-01-01T00:00:01Z") == Timestamp(seconds: 1), "Timestamp(parsing:)")
 } catch {
   print("FAIL  unexpected error: \(error)")
+  failed += 1
+}
+
+// The object graph: its own module, in the same library product.
+let graphSchemaText = """
+  {"strata": 1, "models": {
+    "User": {"primaryKey": "id", "properties": {
+      "id": {"type": "int"}, "login": {"type": "string"},
+      "posts": {"type": "[Post]", "inverse": "author", "json": false}}},
+    "Post": {"primaryKey": "id", "root": "data.posts", "properties": {
+      "id": {"type": "int"}, "title": {"type": "string"},
+      "author": {"type": "User?", "inverse": "posts"}}}}}
+  """
+do {
+  let schema = try Schema(parsing: graphSchemaText)
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swift-consumer-\(getpid())")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let path = folder.appendingPathComponent("graph.db").path
+  for context in [try Context(schema: schema), try Context(schema: schema, path: path)] {
+    let posts = #"[{"id": 1, "title": "a", "author": {"id": 7, "login": "ann"}}, {"id": 2, "author": 7}]"#
+    let result = try context.import("Post", parsing: #"{"data": {"posts": "# + posts + "}}")
+    check(result.created == ["Post": 2, "User": 1], "Context.import(_:parsing:) created")
+    let ann = try result.records[1].one("author")
+    check(try ann?.related("posts").map(\.key) == [1, 2], "Record.one, Record.related")
+    let newest = try context.query("Post", where: ["author.login": "ann"], orderBy: ["-id"])
+    check(newest.map(\.key) == [2, 1], "query(_:where:orderBy:)")
+    check(try context.count("Post", where: ["id": [">=": 2]]) == 1, "count(_:where:)")
+  }
+  // the file holds the graph: a new context reads it back
+  check(try Context(schema: schema, path: path).count("User") == 1, "Context(schema:path:) reopened")
+} catch {
+  print("FAIL  unexpected graph error: \(error)")
   failed += 1
 }
 
