@@ -44,7 +44,10 @@ extension ImportOutcome {
   }
 }
 SWIFT
-# No weak references: a token the record empties when it goes.
+# No weak references: a token the record empties when it goes. The patch
+# was made against the graph of 2026-11-26; GraphRecord.swift and
+# ModelObject.swift have changed since (lazy lists, faults, package access),
+# so it no longer applies as it is: redo its two changes by hand first.
 (cd "$src" && patch -s -p1 <"$here/weak-reference.patch")
 
 # 2. Compile (whole module, -Osize) and link with the standard library's
