@@ -135,6 +135,34 @@ static int on_error(const json_t *errors, size_t line, void *data) {
     return 1;
 }
 
+/* One strata_map_manyb call of `model` on `buf`, its models released: its
+   time in seconds (exits on failure). With `busy`, a jansson DOM of `buf` is
+   built and freed first, as a server leaves malloc's heap all day. */
+static double timed_manyb(strata_schema_t *schema, const char *model, const char *buf, size_t len, int busy,
+                          size_t *count) {
+    strata_error_t err;
+    strata_model_t **ms;
+    double t0, t1;
+    if (busy) {
+        json_error_t jerr;
+        json_t *dom = json_loadb(buf, len, 0, &jerr);
+        if (dom == NULL) {
+            fprintf(stderr, "bench_social: %s\n", jerr.text);
+            exit(1);
+        }
+        json_decref(dom);
+    }
+    t0 = now();
+    ms = strata_map_manyb(schema, model, buf, len, count, &err);
+    t1 = now();
+    if (ms == NULL) {
+        fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
+        exit(1);
+    }
+    release_models(ms, *count);
+    return t1 - t0;
+}
+
 int main(int argc, char **argv) {
     size_t len, lines_len, count = 0;
     char *buf, *lines;
@@ -179,43 +207,20 @@ int main(int argc, char **argv) {
 
     /* strata_map_manyb */
     for (r = -1; r < reps; r++) {
-        double t0 = now();
-        strata_model_t **ms = strata_map_manyb(schema, argv[4], buf, len, &count, &err);
-        double t1 = now();
-        if (ms == NULL) {
-            fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
-            return 1;
-        }
-        release_models(ms, count);
+        double took = timed_manyb(schema, argv[4], buf, len, 0, &count);
         if (r >= 0)
-            t[r] = t1 - t0;
+            t[r] = took;
     }
     best_manyb = report("strata_map_manyb", t, reps, len);
     printf("info %s_models %zu\n", prefix, count);
 
     /* the same call in a busy heap: a DOM of the payload built and freed first */
     for (r = -1; r < reps; r++) {
-        json_error_t jerr;
-        json_t *dom = json_loadb(buf, len, 0, &jerr);
-        double t0, t1;
-        strata_model_t **ms;
-        if (dom == NULL) {
-            fprintf(stderr, "bench_social: %s\n", jerr.text);
-            return 1;
-        }
-        json_decref(dom);
-        t0 = now();
-        ms = strata_map_manyb(schema, argv[4], buf, len, &count, &err);
-        t1 = now();
-        if (ms == NULL) {
-            fprintf(stderr, "bench_social: map_manyb: %s at %s\n", err.message, err.path);
-            return 1;
-        }
-        release_models(ms, count);
+        double took = timed_manyb(schema, argv[4], buf, len, 1, &count);
         if (r >= 0)
-            t[r] = t1 - t0;
+            t[r] = took;
         else /* the first call after the process's first freed DOM: not in the best */
-            printf("info %s_map_manyb_busy_heap_first %.6f\n", prefix, t1 - t0);
+            printf("info %s_map_manyb_busy_heap_first %.6f\n", prefix, took);
     }
     printf("ratio busy_heap/map_manyb %.2f\n", report("strata_map_manyb_busy_heap", t, reps, len) / best_manyb);
 
