@@ -268,12 +268,18 @@ final class GraphMemory {
     let isStub: Bool
     let unread: [String: Int]
     let mapped: ModelObject?
-    var errors: [ErrorDetail]
+    let errors: [ErrorDetail]
     let collector = RelationCollector()
-    // Mapped at no steps; only a record that fails is mapped again at its
-    // place (the key space, then the key), for the errors' paths: making
-    // that place costs a tenth of a cold get.
-    func place() -> [PathStep] { [.name(root.name), .name(record.key.description)] }
+    // `map(steps, collector)` maps the record at no steps; only a record that
+    // fails is mapped again at its place (the key space, then the key), for
+    // the errors' paths: making that place costs a tenth of a cold get.
+    func mapAtNoPlace(
+      _ map: ([PathStep], RelationCollector) -> (ModelObject?, [ErrorDetail])
+    ) -> (ModelObject?, [ErrorDetail]) {
+      let (object, errors) = map([], collector)
+      if errors.isEmpty { return (object, errors) }
+      return (object, map([.name(root.name), .name(record.key.description)], RelationCollector()).1)
+    }
     func noModel() -> StrataError {
       StrataError(
         code: .io, message: "the graph file is damaged: the '\(root.name)' record \(record.key) has no model")
@@ -300,10 +306,8 @@ final class GraphMemory {
       model = stored.type
       isStub = stored.stub
       unread = lists
-      (mapped, errors) = GraphLoading.mapStored(stored, at: [], schema: schema, collector: collector)
-      if !errors.isEmpty {
-        (_, errors) = GraphLoading.mapStored(
-          stored, at: place(), schema: schema, collector: RelationCollector())
+      (mapped, errors) = mapAtNoPlace {
+        GraphLoading.mapStored(stored, at: $0, schema: schema, collector: $1)
       }
     } else {
       guard
@@ -318,11 +322,8 @@ final class GraphMemory {
       model = type
       isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
       unread = lists
-      (mapped, errors) = GraphLoading.mapStored(
-        values, model, isStub: isStub, at: [], schema: schema, collector: collector)
-      if !errors.isEmpty {
-        (_, errors) = GraphLoading.mapStored(
-          values, model, isStub: isStub, at: place(), schema: schema, collector: RelationCollector())
+      (mapped, errors) = mapAtNoPlace {
+        GraphLoading.mapStored(values, model, isStub: isStub, at: $0, schema: schema, collector: $1)
       }
     }
     guard let object = mapped, errors.isEmpty else {

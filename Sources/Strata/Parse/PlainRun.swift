@@ -14,20 +14,11 @@ enum PlainRun {
   @inline(__always) static func end(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
     var index = from
     #if canImport(_Builtin_intrinsics.intel)
-      if index + 16 <= end {
-        let quote = _mm_set1_epi8(0x22)
-        let backslash = _mm_set1_epi8(0x5C)
-        // bytes 0x00-0x1F and 0x80-0xFF: as signed bytes, those below 0x20
-        let bound = _mm_set1_epi8(0x20)
-        repeat {
-          let chunk = _mm_loadu_si128(UnsafeRawPointer(base + index).assumingMemoryBound(to: __m128i.self))
-          let special = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(chunk, quote), _mm_cmpeq_epi8(chunk, backslash)),
-            _mm_cmplt_epi8(chunk, bound))
-          let mask = UInt32(truncatingIfNeeded: _mm_movemask_epi8(special))
-          if mask != 0 { return index + mask.trailingZeroBitCount }
-          index += 16
-        } while index + 16 <= end
+      while index + 16 <= end {
+        let stops = runEnds(
+          _mm_loadu_si128(UnsafeRawPointer(base + index).assumingMemoryBound(to: __m128i.self)))
+        if stops != 0 { return index + stops.trailingZeroBitCount }
+        index += 16
       }
     #endif
     while index + 8 <= end {
@@ -60,12 +51,7 @@ enum PlainRun {
       while index + 16 <= end {
         let chunk = _mm_loadu_si128(UnsafeRawPointer(base + index).assumingMemoryBound(to: __m128i.self))
         let high = mask(chunk)
-        let special =
-          mask(
-            _mm_or_si128(
-              _mm_or_si128(
-                _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x22)), _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x5C))),
-              _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20)))) & ~high
+        let special = runEnds(chunk) & ~high
         if high == 0 {
           if special != 0 { return index + special.trailingZeroBitCount }
           index += 16
@@ -83,6 +69,16 @@ enum PlainRun {
   }
 
   #if canImport(_Builtin_intrinsics.intel)
+    /// The bytes of `chunk` that end a plain run: `"`, backslash, and the
+    /// bytes 0x00-0x1F and 0x80-0xFF (as signed bytes, those below 0x20).
+    @inline(__always) private static func runEnds(_ chunk: __m128i) -> UInt32 {
+      mask(
+        _mm_or_si128(
+          _mm_or_si128(
+            _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x22)), _mm_cmpeq_epi8(chunk, _mm_set1_epi8(0x5C))),
+          _mm_cmplt_epi8(chunk, _mm_set1_epi8(0x20))))
+    }
+
     /// The sign bits of the sixteen bytes of `vector`.
     @inline(__always) private static func mask(_ vector: __m128i) -> UInt32 {
       UInt32(truncatingIfNeeded: _mm_movemask_epi8(vector))

@@ -11,7 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import pandas
 import pytest
@@ -231,16 +231,22 @@ def test_a_list_that_grows_or_changes_is_written_as_it_is(tmp_path: Path) -> Non
     db.close()
 
 
-def test_opening_a_file_reads_no_record_and_each_record_is_read_when_asked_for(tmp_path: Path) -> None:
+def damaged_blog(tmp_path: Path, sql: str) -> Tuple[strata.Schema, str]:
+    """The example blog imported into a file, then `sql` run on it behind Strata's back."""
     path = str(tmp_path / "blog.db")
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
     with schema.context(path) as ctx:
         ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
-    # damage one record behind Strata's back: a post that refers to a user the file does not have
     db = sqlite3.connect(path)
-    db.execute("UPDATE Post SET author = 99 WHERE id = 3")
+    db.execute(sql)
     db.commit()
     db.close()
+    return schema, path
+
+
+def test_opening_a_file_reads_no_record_and_each_record_is_read_when_asked_for(tmp_path: Path) -> None:
+    # a post that refers to a user the file does not have
+    schema, path = damaged_blog(tmp_path, "UPDATE Post SET author = 99 WHERE id = 3")
     with schema.context(path) as ctx:
         assert ctx.cached == 0
         # get, count, queries and relationships read what they need: the damaged link is not followed
@@ -266,14 +272,8 @@ def test_opening_a_file_reads_no_record_and_each_record_is_read_when_asked_for(t
 
 
 def test_a_stored_value_that_does_not_fit_the_schema_is_an_io_error_at_its_place(tmp_path: Path) -> None:
-    path = str(tmp_path / "blog.db")
-    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
-    with schema.context(path) as ctx:
-        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
-    db = sqlite3.connect(path)
-    db.execute("UPDATE User SET login = NULL WHERE id = 7")  # a string the schema requires
-    db.commit()
-    db.close()
+    # a string the schema requires
+    schema, path = damaged_blog(tmp_path, "UPDATE User SET login = NULL WHERE id = 7")
     with schema.context(path) as ctx:
         with pytest.raises(strata.StrataError) as raised:
             ctx.get("User", 7)
