@@ -2,6 +2,7 @@
 #define STRATA_CJANSSON_SHIM_H
 #include <jansson.h>
 #include <pthread.h>
+#include <string.h>
 
 /* glibc's pthread_getattr_np is declared only under _GNU_SOURCE, which the
    Swift Glibc module is not built with; the engine needs it to learn the
@@ -15,6 +16,52 @@ extern int pthread_getattr_np(pthread_t thread, pthread_attr_t *attr);
    (detect_stack_use_after_return). */
 static inline __attribute__((always_inline)) unsigned long strata_frame_address(void) {
     return (unsigned long)__builtin_frame_address(0);
+}
+
+/* Whether `a` and `b` hold the same JSON, as json_equal says (1 or 0).
+   Objects whose members come in the same order (two inputs of one API
+   object) are walked side by side instead of looking each key up; members
+   in another order fall back to json_equal. Strings compare their bytes. */
+static inline int strata_json_same(json_t *a, json_t *b) {
+    if (a == b)
+        return 1;
+    if (a == NULL || b == NULL || json_typeof(a) != json_typeof(b))
+        return 0;
+    switch (json_typeof(a)) {
+    case JSON_OBJECT: {
+        void *left, *right;
+        if (json_object_size(a) != json_object_size(b))
+            return 0;
+        left = json_object_iter(a);
+        right = json_object_iter(b);
+        while (left != NULL && right != NULL) {
+            size_t length = json_object_iter_key_len(left);
+            if (length != json_object_iter_key_len(right) ||
+                memcmp(json_object_iter_key(left), json_object_iter_key(right), length) != 0)
+                return json_equal(a, b);
+            if (!strata_json_same(json_object_iter_value(left), json_object_iter_value(right)))
+                return 0;
+            left = json_object_iter_next(a, left);
+            right = json_object_iter_next(b, right);
+        }
+        return 1;
+    }
+    case JSON_ARRAY: {
+        size_t index, size = json_array_size(a);
+        if (size != json_array_size(b))
+            return 0;
+        for (index = 0; index < size; index++)
+            if (!strata_json_same(json_array_get(a, index), json_array_get(b, index)))
+                return 0;
+        return 1;
+    }
+    case JSON_STRING: {
+        size_t length = json_string_length(a);
+        return length == json_string_length(b) && memcmp(json_string_value(a), json_string_value(b), length) == 0;
+    }
+    default:
+        return json_equal(a, b);
+    }
 }
 
 /* The C API's own header, so that Sources/StrataC writes strata_error_t (and

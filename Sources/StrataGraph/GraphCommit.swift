@@ -148,8 +148,7 @@ enum GraphCommit {
         // the committed links into the record, changed in place (a draft holds none)
         swap(&state.incoming, &record.storedState.incoming)
         if record.incomingKnown, let change = transaction.incomingChanges[ObjectIdentifier(record)] {
-          state.incoming.subtract(change.removed)
-          state.incoming.formUnion(change.added)
+          change.apply(to: &state.incoming)
         }
         if transaction.isNew(record) {
           memory.insert(record)
@@ -177,8 +176,7 @@ enum GraphCommit {
     // links into records the transaction changed nothing else of
     for (id, change) in transaction.incomingChanges
     where transaction.drafts[id] == nil && !change.record.isDeleted && change.record.incomingKnown {
-      change.record.storedState.incoming.subtract(change.removed)
-      change.record.storedState.incoming.formUnion(change.added)
+      change.apply(to: &change.record.storedState.incoming)
     }
     counts.created = counts.created.map { ($0.0, created[$0.0] ?? 0) }
     counts.deleted = counts.deleted.map { ($0.0, deleted[$0.0] ?? 0) }

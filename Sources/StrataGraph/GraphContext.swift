@@ -35,6 +35,9 @@ package final class GraphContext: @unchecked Sendable {
   /// The file's `data_version` when the cache was last known to match it:
   /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
+  /// The header of the file's write-ahead-log index when a read call last
+  /// found the cache current (`refreshIfCommitted`).
+  private var checkedHeader: WALHeader?
   /// How many read blocks are open (`beginReading`): while one is, the
   /// calls of the context read one snapshot of the file, held by a read
   /// transaction from the block's first call (or from after its last
@@ -101,7 +104,7 @@ package final class GraphContext: @unchecked Sendable {
       return settled(body(), store)
     }
     do throws(StrataError) {
-      try refresh(store)
+      try refreshIfCommitted(store)
     } catch {
       return .failure(error)
     }
@@ -206,6 +209,19 @@ package final class GraphContext: @unchecked Sendable {
       memory.complete = true
     }
     seenVersion = version
+  }
+
+  /// `refresh`, skipped when nobody committed to the file since a read
+  /// call last found the cache current: the header of the file's
+  /// write-ahead-log index is the same (a read of shared memory, where
+  /// `refresh` runs a statement). The header is read before `refresh` asks,
+  /// so that a commit landing in between changes it, and the next call asks.
+  private func refreshIfCommitted(_ store: GraphStore) throws(StrataError) {
+    let header = store.connection.walHeader()
+    if let header, header == checkedHeader { return }
+    checkedHeader = nil
+    try refresh(store)
+    checkedHeader = header
   }
 
   /// Opens the read transaction of the open read blocks, if none is open

@@ -120,7 +120,7 @@ struct GraphImporter {
   @inline(__always)
   private mutating func unchangedRecord(_ value: JPtr, _ chosen: ModelType) -> GraphRecord? {
     guard let key = Self.plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
-      let last = lastInput[ObjectIdentifier(existing)], last == value || json_equal(last, value) != 0
+      let last = lastInput[ObjectIdentifier(existing)], strata_json_same(last, value) != 0
     else { return nil }
     if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
     noteUpdated(existing)

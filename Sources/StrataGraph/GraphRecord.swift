@@ -138,11 +138,22 @@ struct Incoming: Hashable {
 /// `GraphTransaction.wholeLinks`); `items`, `contains` and `sharedPrefix`
 /// see the held targets only.
 struct RecordList {
-  /// The shared buffer: the elements, and the position of each in it.
+  /// The shared buffer: the elements, and the position of each in it once
+  /// it holds `indexedFrom` or more (a short list is searched instead: most
+  /// lists are short, and a dictionary each would cost more than it saves).
   private final class Storage {
     var items: ContiguousArray<GraphRecord> = []
     var positions: [ObjectIdentifier: Int] = [:]
+
+    /// Indexes every element (the buffer reached `indexedFrom`).
+    func index() {
+      positions.reserveCapacity(items.count * 2)
+      for (position, record) in items.enumerated() { positions[ObjectIdentifier(record)] = position }
+    }
   }
+
+  /// The length from which a buffer keeps the position of each element.
+  private static let indexedFrom = 16
 
   private var storage = Storage()
   /// The number of elements of this list (a prefix of the buffer).
@@ -163,6 +174,10 @@ struct RecordList {
   var items: ArraySlice<GraphRecord> { storage.items[0..<count] }
 
   func contains(_ record: GraphRecord) -> Bool {
+    if storage.items.count < Self.indexedFrom {
+      for position in 0..<count where storage.items[position] === record { return true }
+      return false
+    }
     guard let position = storage.positions[ObjectIdentifier(record)] else { return false }
     return position < count
   }
@@ -172,7 +187,11 @@ struct RecordList {
     if contains(record) { return }
     if count != storage.items.count { detach() }
     storage.items.append(record)
-    storage.positions[ObjectIdentifier(record)] = count
+    if storage.items.count == Self.indexedFrom {
+      storage.index()
+    } else if storage.items.count > Self.indexedFrom {
+      storage.positions[ObjectIdentifier(record)] = count
+    }
     count += 1
   }
 
@@ -198,8 +217,7 @@ struct RecordList {
   private mutating func detach() {
     let copy = Storage()
     copy.items = ContiguousArray(items)
-    copy.positions.reserveCapacity(count)
-    for (position, record) in copy.items.enumerated() { copy.positions[ObjectIdentifier(record)] = position }
+    if copy.items.count >= Self.indexedFrom { copy.index() }
     storage = copy
   }
 }

@@ -117,18 +117,13 @@ struct GraphTransaction {
 
   /// Notes the link `entry` into `record`.
   private mutating func addIncoming(_ record: GraphRecord, _ entry: Incoming) {
-    let id = ObjectIdentifier(record)
-    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
-    if change.removed.remove(entry) == nil { change.added.insert(entry) }
-    incomingChanges[id] = change
+    // changed in place: its sets stay uniquely referenced (no copy)
+    incomingChanges[ObjectIdentifier(record), default: IncomingChange(record: record)].add(entry)
   }
 
   /// Notes that the link `entry` into `record` is gone.
   private mutating func removeIncoming(_ record: GraphRecord, _ entry: Incoming) {
-    let id = ObjectIdentifier(record)
-    var change = incomingChanges.removeValue(forKey: id) ?? IncomingChange(record: record)
-    if change.added.remove(entry) == nil { change.removed.insert(entry) }
-    incomingChanges[id] = change
+    incomingChanges[ObjectIdentifier(record), default: IncomingChange(record: record)].remove(entry)
   }
 
   /// Changes `record`'s draft.
@@ -443,4 +438,24 @@ struct IncomingChange {
   let record: GraphRecord
   var added: Set<Incoming> = []
   var removed: Set<Incoming> = []
+
+  /// Notes the link `entry` as added (or as no longer removed).
+  mutating func add(_ entry: Incoming) {
+    if removed.isEmpty || removed.remove(entry) == nil { added.insert(entry) }
+  }
+
+  /// Notes the link `entry` as removed (or as no longer added).
+  mutating func remove(_ entry: Incoming) {
+    if added.isEmpty || added.remove(entry) == nil { removed.insert(entry) }
+  }
+
+  /// Applies the change to `incoming`, the record's committed links into it.
+  func apply(to incoming: inout Set<Incoming>) {
+    if incoming.isEmpty && removed.isEmpty {
+      incoming = added  // a record with no links into it yet: shares the set, no rehashing
+      return
+    }
+    incoming.subtract(removed)
+    incoming.formUnion(added)
+  }
 }

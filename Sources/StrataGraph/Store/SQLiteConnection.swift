@@ -42,6 +42,12 @@ package final class SQLiteConnection {
   private var statements: [String: SQLiteStatement] = [:]
   /// True while a write transaction this connection began is open.
   private var openWrites = false
+  /// True once `configure` put the file in WAL mode (read and write).
+  private var inWAL = false
+  /// The write-ahead log's index as SQLite maps it, once found (`walHeader`).
+  private var walIndex: UnsafeRawPointer?
+  /// True once `dataVersion` read the file.
+  private var dataVersionAsked = false
 
   /// True for an in-memory database.
   package var isMemory: Bool { path == ":memory:" }
@@ -139,11 +145,13 @@ package final class SQLiteConnection {
         .io, "cannot switch the SQLite file to WAL mode (it stays '\(journal)')", path: path)
     }
     try execute("PRAGMA synchronous=FULL")
+    inWAL = true
   }
 
   /// Finalizes every statement and closes the database (idempotent). A
   /// transaction still open is rolled back by SQLite.
   package func close() {
+    walIndex = nil
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
     if let handle {
@@ -245,8 +253,33 @@ package final class SQLiteConnection {
   /// mean nobody else wrote in between. Commits of this connection leave it.
   package func dataVersion() throws(StrataError) -> Int64 {
     try withStatement("PRAGMA data_version") { (statement) throws(StrataError) -> Int64 in
-      try statement.step() ? statement.int64(0) : 0
+      let version = try statement.step() ? statement.int64(0) : 0
+      dataVersionAsked = true
+      return version
     }
+  }
+
+  /// The header of the file's write-ahead-log index: the commit counter,
+  /// the log's length and salts, which every commit of any connection
+  /// changes (`strata_wal_index_header`). Equal headers read at two moments
+  /// mean that nobody committed in between, known without asking SQLite
+  /// (a read of shared memory, not a statement). Nil when it cannot be read
+  /// now: a file not in WAL mode or not read yet, a commit writing it;
+  /// then ask `dataVersion`.
+  package func walHeader() -> WALHeader? {
+    guard inWAL, let handle else { return nil }
+    if walIndex == nil {
+      // only once the connection read the file in WAL mode (its data
+      // version asked): SQLite has opened and mapped the index by then
+      guard dataVersionAsked else { return nil }
+      walIndex = UnsafeRawPointer(strata_wal_index(handle))
+    }
+    guard let walIndex else { return nil }
+    var header = WALHeader()
+    let agrees = withUnsafeMutablePointer(to: &header.words) { words in
+      words.withMemoryRebound(to: UInt64.self, capacity: 6) { strata_wal_index_header(walIndex, $0) }
+    }
+    return agrees == 1 ? header : nil
   }
 
   /// `BEGIN` (`BEGIN IMMEDIATE` when `writes`), `body`, `COMMIT`; rolled
@@ -280,5 +313,15 @@ package final class SQLiteConnection {
   private func rollback() {
     guard inTransaction else { return }
     do { try execute("ROLLBACK") } catch {}
+  }
+}
+
+/// The header of a write-ahead-log index as six words (`SQLiteConnection.walHeader`).
+package struct WALHeader: Equatable {
+  var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+
+  package static func == (lhs: WALHeader, rhs: WALHeader) -> Bool {
+    lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
+      && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4 && lhs.words.5 == rhs.words.5
   }
 }

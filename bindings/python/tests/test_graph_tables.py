@@ -10,6 +10,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -446,3 +447,44 @@ def test_a_long_list_grows_without_being_read(tmp_path: Path) -> None:
         ctx.check()
         assert [p.key for p in ctx.get("User", 7)["posts"]] == [i for i in range(43) if i not in (3, 10)]
         assert [p.key for p in ctx.get("User", 8)["posts"]] == [3]
+
+
+NOTE_SCHEMA: Dict[str, Any] = {
+    "strata": 1,
+    "models": {"Note": {"primaryKey": "id", "properties": {"id": {"type": "int"}, "body": {"type": "string"}}}},
+}
+
+_NOTE_WRITER = """
+import json, sys
+import strata
+with strata.Schema(json.loads(sys.argv[1])).context(sys.argv[2]) as ctx:
+    ctx.import_("Note", {"id": 1, "body": sys.argv[3]})
+"""
+
+
+def test_a_record_read_from_the_cache_shows_every_commit_of_another_connection(tmp_path: Path) -> None:
+    # A read outside a read block answers from the cache when nobody
+    # committed since the last one, and sees every commit at once otherwise
+    # (another context, another process, or any SQLite client): no step here
+    # reads anything else in between that would refresh the cache.
+    schema = strata.Schema(NOTE_SCHEMA)
+    path = tmp_path / "notes.db"
+    package = str(Path(strata.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=package, STRATA_LIBRARY=strata.library_path)
+    with schema.context(path) as reader, schema.context(path) as writer:
+        writer.import_("Note", {"id": 1, "body": "first"})
+        for round in range(30):
+            assert reader.get("Note", 1)["body"] == ("first" if round == 0 else f"sql {round - 1}")
+            assert reader.get("Note", 1)["body"] == ("first" if round == 0 else f"sql {round - 1}")  # cached
+            writer.import_("Note", [{"id": 1, "body": f"context {round}"}, {"id": 100 + round, "body": "x"}])
+            assert reader.get("Note", 1)["body"] == f"context {round}"
+            assert reader.count("Note") == round + 2
+            done = subprocess.run(
+                [sys.executable, "-c", _NOTE_WRITER, json.dumps(NOTE_SCHEMA), str(path), f"process {round}"],
+                capture_output=True, text=True, env=env,
+            )
+            assert done.returncode == 0, done.stderr
+            assert reader.get("Note", 1)["body"] == f"process {round}"
+            with sqlite3.connect(path) as db:
+                db.execute('UPDATE "Note" SET body = ? WHERE id = 1', (f"sql {round}",))
+            assert reader.get("Note", 1)["body"] == f"sql {round}"
