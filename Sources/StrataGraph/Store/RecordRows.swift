@@ -235,7 +235,10 @@ enum RecordRows {
     func value(at index: Int) -> JPtr? {
       guard index >= 0 && index < object.slots.count else { return nil }
       var canonical: JPtr?
-      if !lists.isEmpty, let keys = lists[type.properties[index].name] {
+      // only a to-many property's list is given apart (looked up by name)
+      if !lists.isEmpty, type.properties[index].relation?.toMany == true,
+        let keys = lists[type.properties[index].name]
+      {
         canonical = json_array()
         if let list = canonical {
           for key in keys { _ = json_array_append_new(list, JValue.retain(key)) }
