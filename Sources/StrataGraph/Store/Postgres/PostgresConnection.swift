@@ -1,0 +1,318 @@
+import Glibc
+import Strata
+
+/// One connection to a PostgreSQL database through libpq (`LibPQ`), for
+/// the graph's PostgreSQL store: statements with bound parameters only (no
+/// value is ever spliced into SQL), rows read as `SQLCell`s by their
+/// columns' types, transactions.
+///
+/// Every failure is a `StrataError` with one detail naming the server
+/// (its URL with the password hidden) and the server's own message and
+/// SQLSTATE: `io` when the server or the network failed, refused the login,
+/// or gave up a transaction (a serialization failure or a deadlock: its
+/// SQLSTATE is `lastSQLState`, for the caller to retry), `argument` for a
+/// wrong request. A connection the server dropped is opened again by the
+/// next call, so it is usable once the server is back. Not `Sendable`: one
+/// thread at a time, as `SQLiteConnection`.
+package final class PostgresConnection {
+  /// Where the connection goes.
+  package let url: PostgresURL
+  private let pq: LibPQ
+  private var handle: OpaquePointer?
+  /// The SQLSTATE of the last failed statement (`40001`: serialization
+  /// failure, `40P01`: deadlock), or nil after a statement that succeeded.
+  package private(set) var lastSQLState: String?
+
+  /// Connects to `url` (see `PostgresURL`) with `library` (libpq as found
+  /// by default when nil); with a `schema=`, creates that schema when it
+  /// does not exist and makes it the connection's `search_path`.
+  package init(url text: String, library: LibPQ? = nil) throws(StrataError) {
+    url = try PostgresURL(text)
+    if let library {
+      pq = library
+    } else {
+      pq = try LibPQ.shared.get()
+    }
+    try connect()
+  }
+
+  deinit { close() }
+
+  /// Closes the connection (idempotent); the next call opens it again.
+  package func close() {
+    if let handle { pq.finish(handle) }
+    handle = nil
+  }
+
+  /// True while the connection is open and the server has not dropped it.
+  package var isConnected: Bool {
+    guard let handle else { return false }
+    return pq.status(handle) == Self.connectionOK
+  }
+
+  /// True inside a transaction (`BEGIN` ... `COMMIT`/`ROLLBACK`).
+  package var inTransaction: Bool {
+    guard let handle else { return false }
+    let state = pq.transactionStatus(handle)
+    return state == Self.inTransactionState || state == Self.inFailedTransaction
+  }
+
+  /// Runs `sql` with `parameters` bound to `$1`, `$2`, ... (as text; the
+  /// server reads them by the types the statement gives them); the rows it
+  /// returns (none for a statement that returns none).
+  @discardableResult
+  package func execute(_ sql: String, _ parameters: [SQLCell] = []) throws(StrataError) -> PostgresRows {
+    let connection = try live()
+    var texts: [UnsafeMutablePointer<CChar>?] = []
+    texts.reserveCapacity(parameters.count)
+    defer { for text in texts { free(text) } }
+    for (index, parameter) in parameters.enumerated() {
+      switch Self.parameterText(parameter) {
+      case .success(let text):
+        if let text {
+          guard let copy = strdup(text) else { throw StrataError(code: .oom, message: "out of memory") }
+          texts.append(copy)
+        } else {
+          texts.append(nil)
+        }
+      case .failure(let reason):
+        throw failure(.argument, "cannot send parameter $\(index + 1) (\(reason))")
+      }
+    }
+    let values = texts.map { UnsafePointer($0) }
+    let result = values.withUnsafeBufferPointer { buffer in
+      pq.execParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+    }
+    defer { if let result { pq.clear(result) } }
+    guard let result else {
+      throw failure(.io, "the server gave no result: \(message(of: connection))")
+    }
+    switch pq.resultStatus(result) {
+    case Self.commandOK:
+      lastSQLState = nil
+      return PostgresRows(columns: [], rows: [])
+    case Self.tuplesOK:
+      lastSQLState = nil
+      return rows(of: result)
+    default:
+      throw statementFailure(result, connection)
+    }
+  }
+
+  /// `BEGIN`, `body`, `COMMIT`; rolled back when `body` or the commit fails
+  /// (the first error is thrown). `begin` may name the transaction's mode
+  /// (`BEGIN ISOLATION LEVEL SERIALIZABLE`).
+  @discardableResult
+  package func transaction<R>(begin: String = "BEGIN", _ body: () throws(StrataError) -> R)
+    throws(StrataError)
+    -> R
+  {
+    try execute(begin)
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      if isConnected, inTransaction { _ = try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  // MARK: the connection
+
+  /// The open connection: opened again when the server dropped it.
+  private func live() throws(StrataError) -> OpaquePointer {
+    if let handle, pq.status(handle) == Self.connectionOK { return handle }
+    close()
+    try connect()
+    guard let handle else { throw failure(.io, "cannot connect") }
+    return handle
+  }
+
+  private func connect() throws(StrataError) {
+    guard let made = pq.connectdb(url.connectionString) else {
+      throw StrataError(code: .oom, message: "out of memory connecting to PostgreSQL")
+    }
+    guard pq.status(made) == Self.connectionOK else {
+      let reason = message(of: made)
+      pq.finish(made)
+      throw failure(.io, "cannot connect: \(reason)")
+    }
+    // the server's notices (a table that exists already, ...) are not the host's to print
+    _ = pq.setNoticeProcessor(made, ignoreNotice, nil)
+    handle = made
+    guard let schema = url.quotedSchema else { return }
+    do throws(StrataError) {
+      do throws(StrataError) {
+        try execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+      } catch  where lastSQLState == "23505" || lastSQLState == "42P06" {
+        // another connection created it at the same moment
+      }
+      try execute("SET search_path TO \(schema)")
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  private func message(of connection: OpaquePointer) -> String {
+    guard let text = pq.errorMessage(connection) else { return "no message" }
+    return Self.trimmed(String(cString: text))
+  }
+
+  private func failure(_ code: ErrorCode, _ what: String) -> StrataError {
+    StrataError(code: code, message: "PostgreSQL at \(url.shown): \(what)")
+  }
+
+  /// The error of a statement that failed: `io` for the server, the
+  /// network and transactions it gave up; `argument` for the request.
+  private func statementFailure(_ result: OpaquePointer, _ connection: OpaquePointer) -> StrataError {
+    let state = pq.resultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
+    lastSQLState = state
+    var text = pq.resultErrorField(result, Self.primaryMessageField).map { String(cString: $0) }
+    if text == nil { text = message(of: connection) }
+    let suffix = state.map { " (SQLSTATE \($0))" } ?? ""
+    if pq.status(connection) != Self.connectionOK {
+      return failure(.io, "the connection was lost: \(text ?? "")\(suffix)")
+    }
+    let request = state.map { $0.hasPrefix("22") || $0.hasPrefix("23") || $0.hasPrefix("42") } ?? false
+    return failure(request ? .argument : .io, "\(text ?? "the statement failed")\(suffix)")
+  }
+
+  // MARK: values
+
+  /// A parameter as the text the server reads (nil for NULL), or why it
+  /// cannot be sent.
+  static func parameterText(_ cell: SQLCell) -> Result<String?, ParameterError> {
+    switch cell {
+    case .null: return .success(nil)
+    case .integer(let value): return .success(String(value))
+    case .real(let value):
+      guard value.isFinite else { return .failure(ParameterError(reason: "a number that is not finite")) }
+      return .success("\(value)")
+    case .text(let text):
+      guard !text.utf8.contains(0) else {
+        return .failure(ParameterError(reason: "PostgreSQL text cannot hold a NUL character"))
+      }
+      return .success(text)
+    case .blob(let bytes):
+      let digits = Array("0123456789abcdef".utf8)
+      var out: [UInt8] = Array("\\x".utf8)
+      out.reserveCapacity(2 + bytes.count * 2)
+      for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 15)])
+      }
+      return .success(String(decoding: out, as: UTF8.self))
+    }
+  }
+
+  /// Why a parameter cannot be sent.
+  struct ParameterError: Error {
+    let reason: String
+  }
+
+  /// The rows of a result, each cell read by its column's type: integers
+  /// and booleans (0 or 1) as `.integer`, floating and numeric as `.real`,
+  /// `bytea` as `.blob`, anything else as its text.
+  private func rows(of result: OpaquePointer) -> PostgresRows {
+    let count = Int(pq.ntuples(result))
+    let width = Int(pq.nfields(result))
+    var columns: [String] = []
+    var types: [UInt32] = []
+    for column in 0..<width {
+      columns.append(pq.fname(result, Int32(column)).map { String(cString: $0) } ?? "")
+      types.append(pq.ftype(result, Int32(column)))
+    }
+    var rows: [[SQLCell]] = []
+    rows.reserveCapacity(count)
+    for row in 0..<count {
+      var cells: [SQLCell] = []
+      cells.reserveCapacity(width)
+      for column in 0..<width {
+        let (r, c) = (Int32(row), Int32(column))
+        if pq.getisnull(result, r, c) != 0 {
+          cells.append(.null)
+          continue
+        }
+        let length = Int(pq.getlength(result, r, c))
+        let bytes = pq.getvalue(result, r, c).map {
+          UnsafeRawBufferPointer(start: $0, count: length)
+        }
+        let text = bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        cells.append(Self.cell(text, type: types[column]))
+      }
+      rows.append(cells)
+    }
+    return PostgresRows(columns: columns, rows: rows)
+  }
+
+  /// A cell's text as a value of its column's type (by type OID).
+  package static func cell(_ text: String, type: UInt32) -> SQLCell {
+    switch type {
+    case 16: return .integer(text == "t" ? 1 : 0)  // bool
+    case 20, 21, 23, 26: return Int64(text).map(SQLCell.integer) ?? .text(text)  // int8, int2, int4, oid
+    case 700, 701, 1700:  // float4, float8, numeric
+      switch text {
+      case "Infinity": return .real(.infinity)
+      case "-Infinity": return .real(-.infinity)
+      case "NaN": return .real(.nan)
+      default: return Double(text).map(SQLCell.real) ?? .text(text)
+      }
+    case 17:  // bytea, in the hex format (\x...)
+      return blob(hexText: text).map(SQLCell.blob) ?? .text(text)
+    default: return .text(text)
+    }
+  }
+
+  /// The bytes of `\x` followed by hex digits, or nil.
+  package static func blob(hexText text: String) -> [UInt8]? {
+    let utf8 = Array(text.utf8)
+    guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0
+    else { return nil }
+    func digit(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(utf8.count / 2 - 1)
+    var index = 2
+    while index < utf8.count {
+      guard let high = digit(utf8[index]), let low = digit(utf8[index + 1]) else { return nil }
+      out.append(high << 4 | low)
+      index += 2
+    }
+    return out
+  }
+
+  /// A message without its trailing newline.
+  static func trimmed(_ text: String) -> String {
+    var out = Substring(text)
+    while let last = out.last, last == "\n" || last == " " { out = out.dropLast() }
+    return String(out)
+  }
+
+  // libpq's constants (libpq-fe.h)
+  static let connectionOK: Int32 = 0
+  static let commandOK: Int32 = 1
+  static let tuplesOK: Int32 = 2
+  static let inTransactionState: Int32 = 2
+  static let inFailedTransaction: Int32 = 3
+  static let sqlStateField = Int32(UInt8(ascii: "C"))
+  static let primaryMessageField = Int32(UInt8(ascii: "M"))
+}
+
+/// The rows a statement returned: the columns' names, and each row's cells.
+package struct PostgresRows {
+  /// The columns' names, in order.
+  package var columns: [String]
+  /// The rows, each a cell per column.
+  package var rows: [[SQLCell]]
+}
+
+/// libpq's notice processor for the graph's connections: notices are dropped.
+private func ignoreNotice(_: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?) {}

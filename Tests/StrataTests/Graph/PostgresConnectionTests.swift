@@ -1,0 +1,233 @@
+import Foundation
+import Strata
+import StrataGraph
+import Testing
+
+/// The server of these tests: `scripts/pg-server start DIR` prints the
+/// variables (scripts/test starts one and exports them, with
+/// STRATA_TEST_POSTGRES_REQUIRED=1 so that CI never skips these tests).
+private let environment = ProcessInfo.processInfo.environment
+private let serverURL = environment["STRATA_TEST_POSTGRES_URL"]
+private let passwordURL = environment["STRATA_TEST_POSTGRES_PASSWORD_URL"]
+private let serverRequired = environment["STRATA_TEST_POSTGRES_REQUIRED"] == "1"
+
+/// The server's URL with a schema of the test's own (dropped by `dropSchema`).
+private func testURL() throws -> (url: String, schema: String) {
+  guard let serverURL else {
+    throw MissingServer("STRATA_TEST_POSTGRES_URL is not set")
+  }
+  let schema = "strata_test_\(UUID().uuidString.prefix(8).lowercased())"
+  return (serverURL + (serverURL.contains("?") ? "&" : "?") + "schema=" + schema, schema)
+}
+
+private func dropSchema(_ schema: String) throws {
+  guard let serverURL else { return }
+  let connection = try PostgresConnection(url: serverURL)
+  try connection.execute("DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE")
+}
+
+/// A test of the suite found no server to run against (it fails: the suite
+/// runs only when a server is given, or required).
+private struct MissingServer: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// The message of the StrataError `body` throws (a failure when it throws none).
+private func strataError(_ body: () throws -> Void) -> StrataError? {
+  do {
+    try body()
+  } catch let error as StrataError {
+    return error
+  } catch {
+    Issue.record("expected a StrataError, got \(error)")
+    return nil
+  }
+  Issue.record("expected an error, got none")
+  return nil
+}
+
+@Suite(
+  .enabled(
+    if: serverURL != nil || serverRequired,
+    "no PostgreSQL server for these tests: run scripts/pg-server start DIR and export what it prints (scripts/test does)"
+  ))
+struct PostgresConnectionTests {
+  init() {
+    if serverRequired && serverURL == nil {
+      Issue.record(
+        "STRATA_TEST_POSTGRES_REQUIRED is set but STRATA_TEST_POSTGRES_URL is not: no server to test")
+    }
+  }
+
+  @Test func readsBackEveryKindOfValueItWrote() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    try connection.execute(
+      "CREATE TABLE kinds(i bigint, r double precision, s text, b bytea, f boolean, n numeric, z text)")
+    let text = "Ann's \"✓\" 日本語 '); DROP TABLE kinds; --"
+    try connection.execute(
+      "INSERT INTO kinds VALUES($1, $2, $3, $4, $5, $6, $7)",
+      [
+        .integer(-9_007_199_254_740_993), .real(0.1), .text(text), .blob([0, 255, 16]), .integer(1),
+        .real(2.5), .null,
+      ])
+    let read = try connection.execute("SELECT i, r, s, b, f, n, z FROM kinds")
+    #expect(read.columns == ["i", "r", "s", "b", "f", "n", "z"])
+    #expect(
+      read.rows == [
+        [
+          .integer(-9_007_199_254_740_993), .real(0.1), .text(text), .blob([0, 255, 16]), .integer(1),
+          .real(2.5), .null,
+        ]
+      ])
+    // the parameter stayed a value: the table is there
+    #expect(try connection.execute("SELECT count(*) FROM kinds").rows == [[.integer(1)]])
+  }
+
+  @Test func aTransactionThatFailsLeavesNothing() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    try connection.execute("CREATE TABLE t(id bigint PRIMARY KEY)")
+    let error = strataError {
+      try connection.transaction { () throws(StrataError) in
+        try connection.execute("INSERT INTO t VALUES($1)", [.integer(1)])
+        try connection.execute("INSERT INTO t VALUES($1)", [.integer(1)])  // a duplicate key
+      }
+    }
+    #expect(error?.errors.first?.code == .argument)
+    #expect(error?.errors.first?.message.contains("SQLSTATE 23505") == true)
+    #expect(!connection.inTransaction)
+    #expect(try connection.execute("SELECT count(*) FROM t").rows == [[.integer(0)]])
+    try connection.transaction { () throws(StrataError) in
+      try connection.execute("INSERT INTO t VALUES($1)", [.integer(2)])
+    }
+    #expect(try connection.execute("SELECT id FROM t").rows == [[.integer(2)]])
+  }
+
+  @Test func theSchemaOfTheURLHoldsTheTables() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let first = try PostgresConnection(url: url)
+    try first.execute("CREATE TABLE shared(id bigint)")
+    try first.execute("INSERT INTO shared VALUES(7)")
+    let second = try PostgresConnection(url: url)  // the schema exists now: used as it is
+    #expect(try second.execute("SELECT id FROM shared").rows == [[.integer(7)]])
+    let listed = try second.execute(
+      "SELECT table_schema FROM information_schema.tables WHERE table_name = 'shared'")
+    #expect(listed.rows == [[.text(schema)]])
+  }
+
+  @Test func aWrongStatementIsAnArgumentErrorWithItsSQLState() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    let error = strataError { try connection.execute("SELEC 1") }
+    #expect(error?.errors.first?.code == .argument)
+    #expect(connection.lastSQLState == "42601")
+    #expect(try connection.execute("SELECT 1").rows == [[.integer(1)]])
+    #expect(connection.lastSQLState == nil)
+  }
+
+  @Test func aConnectionTheServerDroppedIsOpenedAgain() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    try connection.execute("CREATE TABLE t(id bigint)")
+    guard case .integer(let pid) = try connection.execute("SELECT pg_backend_pid()").rows[0][0] else {
+      Issue.record("no backend pid")
+      return
+    }
+    let other = try PostgresConnection(url: url)
+    try other.execute("SELECT pg_terminate_backend($1::integer)", [.integer(pid)])
+    let lost = strataError { try connection.execute("INSERT INTO t VALUES(1)") }
+    #expect(lost?.errors.first?.code == .io)
+    // usable again, in the URL's schema again
+    try connection.execute("INSERT INTO t VALUES(2)")
+    #expect(try connection.execute("SELECT id FROM t").rows == [[.integer(2)]])
+  }
+
+  @Test func aServerThatIsNotThereIsAnIOErrorNamingIt() throws {
+    // a port nobody listens on: bound, then closed
+    let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
+    }
+    let port = Int(UInt16(bigEndian: address.sin_port))
+    close(probe)
+    let url = "postgresql://strata:secret@127.0.0.1:\(port)/strata?connect_timeout=5"
+    let error = strataError { _ = try PostgresConnection(url: url) }
+    #expect(error?.errors.first?.code == .io)
+    let message = error?.errors.first?.message ?? ""
+    #expect(message.contains("postgresql://strata:***@127.0.0.1:\(port)/strata"), "\(message)")
+    #expect(message.contains("cannot connect"), "\(message)")
+    #expect(!message.contains("secret"), "\(message)")
+  }
+
+  @Test func aRefusedPasswordIsAnIOError() throws {
+    guard let passwordURL else { throw MissingServer("STRATA_TEST_POSTGRES_PASSWORD_URL is not set") }
+    let wrong = passwordURL.replacingOccurrences(of: "guarded@", with: "guarded:wrong-password@")
+    let error = strataError { _ = try PostgresConnection(url: wrong) }
+    #expect(error?.errors.first?.code == .io)
+    let message = error?.errors.first?.message ?? ""
+    #expect(message.contains("password"), "\(message)")
+    #expect(!message.contains("wrong-password"), "\(message)")
+  }
+}
+
+struct PostgresAddressTests {
+  @Test func theSchemaMemberIsStrataSAndTheRestGoesToLibpq() throws {
+    let url = try PostgresURL(
+      "postgresql://ann:pw@db.example:5432/app?sslmode=disable&schema=my%20graph&application_name=x")
+    #expect(url.schema == "my graph")
+    #expect(url.quotedSchema == "\"my graph\"")
+    #expect(
+      url.connectionString == "postgresql://ann:pw@db.example:5432/app?sslmode=disable&application_name=x")
+    #expect(
+      url.shown
+        == "postgresql://ann:***@db.example:5432/app?sslmode=disable&schema=my%20graph&application_name=x")
+    let plain = try PostgresURL("postgres://db/app")
+    #expect(
+      plain.schema == nil && plain.connectionString == "postgres://db/app"
+        && plain.shown == "postgres://db/app")
+    #expect(try PostgresURL("postgresql://h/d?schema=a%22b").quotedSchema == "\"a\"\"b\"")
+    #expect(PostgresURL.isPostgres("postgresql://h/d") && !PostgresURL.isPostgres("graph.db"))
+  }
+
+  @Test func aWrongURLIsAnArgumentError() {
+    for text in ["graph.db", "postgresql://h/d?schema=", "http://h/d"] {
+      let error = strataError { _ = try PostgresURL(text) }
+      #expect(error?.errors.first?.code == .argument, "\(text)")
+    }
+  }
+
+  @Test func aMissingLibpqNamesWhatToInstall() {
+    guard case .failure(let error) = LibPQ.load("/nonexistent/libpq.so.5") else {
+      Issue.record("a missing file loaded")
+      return
+    }
+    #expect(error.errors.first?.code == .io)
+    #expect(error.errors.first?.message.contains("apt install libpq5") == true)
+    #expect(error.errors.first?.message.contains("/nonexistent/libpq.so.5") == true)
+  }
+
+  @Test func parametersAndCellsKeepTheirValues() {
+    #expect(PostgresConnection.blob(hexText: "\\x00ff10") == [0, 255, 16])
+    #expect(PostgresConnection.blob(hexText: "\\x0") == nil)
+    #expect(PostgresConnection.cell("t", type: 16) == .integer(1))
+    #expect(PostgresConnection.cell("12345678901", type: 20) == .integer(12_345_678_901))
+    #expect(PostgresConnection.cell("1.5", type: 701) == .real(1.5))
+    #expect(PostgresConnection.cell("x", type: 25) == .text("x"))
+  }
+}
