@@ -2,47 +2,10 @@ import Strata
 
 /// Making and changing the tables of format 2 (TableLayout).
 extension GraphStore {
-  /// Creates the tables and indexes of `layout` that do not exist yet.
+  /// Creates the tables and indexes of `layout` that do not exist yet
+  /// (`TableLayout.creationStatements`).
   func createTables(_ layout: TableLayout) throws(StrataError) {
-    for table in layout.tables {
-      var definitions = table.keyColumns.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
-      definitions += [
-        "\"strata_type\" TEXT NOT NULL", "\"strata_stub\" INTEGER NOT NULL DEFAULT 0",
-        "\"strata_extra\" TEXT",
-      ]
-      for property in table.properties {
-        definitions += property.columns.map { "\(SQLText.quoted($0.name)) \($0.kind.declared)" }
-      }
-      definitions.append("PRIMARY KEY(\(SQLText.list(table.keyColumns.map(\.name))))")
-      try connection.execute(
-        "CREATE TABLE IF NOT EXISTS \(SQLText.quoted(table.name))(\(definitions.joined(separator: ", "))) WITHOUT ROWID"
-      )
-      for (position, columns) in table.indexes.enumerated() {
-        try connection.execute(
-          "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(table.name).index.\(position)")) ON "
-            + "\(SQLText.quoted(table.name))(\(SQLText.list(columns)))")
-      }
-      for property in table.properties where !property.columns.isEmpty {
-        if case .toOne = property.storage {
-          try connection.execute(
-            "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(table.name).\(property.name)")) ON "
-              + "\(SQLText.quoted(table.name))(\(SQLText.list(property.columns.map(\.name))))")
-        }
-      }
-    }
-    for link in layout.linkTables {
-      let columns = Self.linkColumns(link.owner, link.property, in: layout)
-      var definitions = columns.owner.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
-      definitions.append("\"position\" INTEGER NOT NULL")
-      definitions += columns.target.map { "\(SQLText.quoted($0.name)) \($0.kind.declared) NOT NULL" }
-      definitions.append("PRIMARY KEY(\(SQLText.list(columns.owner.map(\.name) + ["position"])))")
-      try connection.execute(
-        "CREATE TABLE IF NOT EXISTS \(SQLText.quoted(link.name))(\(definitions.joined(separator: ", "))) WITHOUT ROWID"
-      )
-      try connection.execute(
-        "CREATE INDEX IF NOT EXISTS \(SQLText.quoted("\(link.name).target")) ON "
-          + "\(SQLText.quoted(link.name))(\(SQLText.list(columns.target.map(\.name))))")
-    }
+    for statement in layout.creationStatements(.sqlite) { try connection.execute(statement) }
   }
 
   /// The owner and target columns of a link table.

@@ -231,3 +231,96 @@ struct PostgresAddressTests {
     #expect(PostgresConnection.cell("x", type: 25) == .text("x"))
   }
 }
+
+/// A schema with every kind of column, key and table the layout makes: an
+/// integer, a text and a composite key, a class cluster, to-one and to-many
+/// relationships, declared indexes, JSON, dates, and names past
+/// PostgreSQL's 63 bytes.
+private let tablesSchemaText = #"""
+  {"strata": 1, "models": {
+    "Author": {"primaryKey": "id", "indexes": [["name"], ["joined", "name"]], "properties": {
+      "id": {"type": "int"}, "name": {"type": "string"}, "joined": {"type": "date"},
+      "score": {"type": "double?"}, "active": {"type": "bool"}, "extra": {"type": "json?"},
+      "books": {"type": "[Book]", "inverse": "author"},
+      "aPropertyWhoseNameIsLongEnoughThatItsLinkTableNameGoesPastTheLimit": {"type": "[Shelf]?"}}},
+    "Book": {"primaryKey": "isbn", "properties": {
+      "isbn": {"type": "string"}, "title": {"type": "string"}, "author": {"type": "Author?"}}},
+    "Shelf": {"primaryKey": ["room", "row"], "properties": {
+      "room": {"type": "string"}, "row": {"type": "int"}, "label": {"type": "string?"}}}
+  }}
+  """#
+
+extension PostgresConnectionTests {
+  @Test func theLayoutsTablesAreTheSameOnPostgreSQLAsOnSQLite() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let layout = try TableLayout(schema: try Schema(parsing: tablesSchemaText))
+    let connection = try PostgresConnection(url: url)
+    // created in one transaction; again, nothing changes (IF NOT EXISTS)
+    for _ in 0..<2 {
+      try connection.transaction { () throws(StrataError) in
+        for statement in layout.creationStatements(.postgres) { try connection.execute(statement) }
+      }
+    }
+    // the same tables and columns, in the same order, as SQLite's file
+    let folder = try TemporaryDirectory()
+    let sqlite = try SQLiteConnection(path: folder.path("tables.db"))
+    for statement in layout.creationStatements(.sqlite) { try sqlite.execute(statement) }
+    var sqliteTables: [String: [String]] = [:]
+    try sqlite.withStatement("SELECT name FROM sqlite_master WHERE type = 'table'") {
+      (tables) throws(StrataError) in
+      while try tables.step() {
+        let table = tables.text(0) ?? ""
+        var columns: [String] = []
+        try sqlite.withStatement("SELECT name FROM pragma_table_info(?) ORDER BY cid") {
+          (info) throws(StrataError) in
+          try info.bind(1, text: table)
+          while try info.step() { columns.append(info.text(0) ?? "") }
+        }
+        sqliteTables[SQLDialect.postgres.identifier(table)] = columns
+      }
+    }
+    let rows = try connection.execute(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = $1 "
+        + "ORDER BY table_name, ordinal_position", [.text(schema)])
+    var postgresTables: [String: [String]] = [:]
+    for row in rows.rows {
+      guard case .text(let table) = row[0], case .text(let column) = row[1] else { continue }
+      postgresTables[table, default: []].append(column)
+    }
+    // Author, Book, Shelf and the link tables Author.books and Author.aProperty...
+    #expect(postgresTables.count == 5)
+    #expect(postgresTables == sqliteTables.mapValues { $0.map { SQLDialect.postgres.identifier($0) } })
+    // a long name is cut to 63 bytes, and stays distinct
+    let long = "Author.aPropertyWhoseNameIsLongEnoughThatItsLinkTableNameGoesPastTheLimit"
+    #expect(postgresTables[SQLDialect.postgres.identifier(long)] != nil)
+    #expect(SQLDialect.postgres.identifier(long).utf8.count == 63)
+    #expect(SQLDialect.postgres.identifier(long) != SQLDialect.postgres.identifier(long + "s"))
+    // the types: bool as SMALLINT, int as BIGINT, double, text for dates and JSON
+    let types = try connection.execute(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'Author'"
+        + " ORDER BY ordinal_position", [.text(schema)])
+    #expect(
+      types.rows == [
+        [.text("id"), .text("bigint")], [.text("strata_type"), .text("text")],
+        [.text("strata_stub"), .text("bigint")], [.text("strata_extra"), .text("text")],
+        [.text("name"), .text("text")], [.text("joined"), .text("text")],
+        [.text("score"), .text("double precision")], [.text("active"), .text("smallint")],
+        [.text("extra"), .text("text")],
+      ])
+    // the indexes: declared ones, one per to-one relationship, one per link table's target
+    let indexes = try connection.execute(
+      "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname NOT LIKE '%_pkey' ORDER BY indexname",
+      [.text(schema)])
+    var sqliteIndexes: [SQLCell] = []
+    try sqlite.withStatement(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+    ) { (statement) throws(StrataError) in
+      while try statement.step() {
+        sqliteIndexes.append(.text(SQLDialect.postgres.identifier(statement.text(0) ?? "")))
+      }
+    }
+    #expect(indexes.rows.map { $0[0] } == sqliteIndexes)
+    #expect(indexes.rows.count == 5)
+  }
+}

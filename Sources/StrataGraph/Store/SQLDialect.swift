@@ -1,0 +1,130 @@
+/// Where the graph's SQL differs between its two databases, SQLite and
+/// PostgreSQL: column types, names, and how a table is declared. The tables
+/// themselves, their columns, keys and indexes are the same on both
+/// (`TableLayout`; docs/architecture.md, "Storage").
+package enum SQLDialect: Sendable {
+  /// SQLite: the file's tables as format 2 lays them out.
+  case sqlite
+  /// PostgreSQL: the same tables with PostgreSQL's types.
+  case postgres
+
+  /// PostgreSQL's longest identifier, in bytes (NAMEDATALEN - 1): a longer
+  /// name would be cut off, and two long names could become one.
+  static let postgresNameLimit = 63
+
+  /// The SQL type of a column of `kind`.
+  ///
+  /// SQLite: INTEGER (`int`, and `bool` as 0 or 1), REAL, TEXT (strings,
+  /// dates as RFC 3339 text, JSON text). PostgreSQL: BIGINT, SMALLINT (a
+  /// `bool`, 0 or 1), DOUBLE PRECISION, TEXT.
+  package func type(_ kind: TableLayout.ColumnKind) -> String {
+    switch (self, kind) {
+    case (.sqlite, _): return kind.declared
+    case (.postgres, .integer): return "BIGINT"
+    case (.postgres, .bool): return "SMALLINT"
+    case (.postgres, .real): return "DOUBLE PRECISION"
+    case (.postgres, .text), (.postgres, .date), (.postgres, .json): return "TEXT"
+    }
+  }
+
+  /// `name` as a quoted identifier. On PostgreSQL a name longer than 63
+  /// bytes becomes its first bytes (whole characters), `~` and 16 hex
+  /// digits of a hash of the whole name: distinct names stay distinct.
+  package func quoted(_ name: String) -> String {
+    SQLText.quoted(identifier(name))
+  }
+
+  /// The quoted names, comma-separated.
+  package func list(_ names: [String]) -> String { names.map(quoted).joined(separator: ", ") }
+
+  /// The name as the database holds it (see `quoted`).
+  package func identifier(_ name: String) -> String {
+    guard self == .postgres, name.utf8.count > Self.postgresNameLimit else { return name }
+    let suffix = "~" + Self.hex(Self.fnv1a(name))
+    var prefix = ""
+    for character in name {
+      if prefix.utf8.count + String(character).utf8.count + suffix.utf8.count > Self.postgresNameLimit {
+        break
+      }
+      prefix.append(character)
+    }
+    return prefix + suffix
+  }
+
+  /// What follows a table's column list: SQLite keeps a table's rows in its
+  /// primary key's order (`WITHOUT ROWID`); PostgreSQL has no such clause.
+  var tableSuffix: String { self == .sqlite ? " WITHOUT ROWID" : "" }
+
+  /// FNV-1a, 64 bits, of the name's UTF-8: stable across runs and machines.
+  static func fnv1a(_ text: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x0000_0100_0000_01b3
+    }
+    return hash
+  }
+
+  static func hex(_ value: UInt64) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for shift in stride(from: 60, through: 0, by: -4) {
+      out.append(digits[Int((value >> UInt64(shift)) & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+}
+
+extension TableLayout {
+  /// The statements that create this layout's tables and indexes where they
+  /// do not exist yet, in `dialect`, in order: each model table (key
+  /// columns, `strata_type`, `strata_stub`, `strata_extra`, one column per
+  /// stored property, the key as primary key), its declared indexes and one
+  /// per to-one relationship; then each link table (owner key, position,
+  /// target key) and its index on the target.
+  package func creationStatements(_ dialect: SQLDialect) -> [String] {
+    var statements: [String] = []
+    for table in tables {
+      var definitions = table.keyColumns.map {
+        "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL"
+      }
+      definitions += [
+        "\"strata_type\" TEXT NOT NULL", "\"strata_stub\" \(dialect.type(.integer)) NOT NULL DEFAULT 0",
+        "\"strata_extra\" TEXT",
+      ]
+      for property in table.properties {
+        definitions += property.columns.map { "\(dialect.quoted($0.name)) \(dialect.type($0.kind))" }
+      }
+      definitions.append("PRIMARY KEY(\(dialect.list(table.keyColumns.map(\.name))))")
+      statements.append(
+        "CREATE TABLE IF NOT EXISTS \(dialect.quoted(table.name))(\(definitions.joined(separator: ", ")))"
+          + dialect.tableSuffix)
+      for (position, columns) in table.indexes.enumerated() {
+        statements.append(
+          "CREATE INDEX IF NOT EXISTS \(dialect.quoted("\(table.name).index.\(position)")) ON "
+            + "\(dialect.quoted(table.name))(\(dialect.list(columns)))")
+      }
+      for property in table.properties where !property.columns.isEmpty {
+        if case .toOne = property.storage {
+          statements.append(
+            "CREATE INDEX IF NOT EXISTS \(dialect.quoted("\(table.name).\(property.name)")) ON "
+              + "\(dialect.quoted(table.name))(\(dialect.list(property.columns.map(\.name))))")
+        }
+      }
+    }
+    for link in linkTables {
+      let columns = GraphStore.linkColumns(link.owner, link.property, in: self)
+      var definitions = columns.owner.map { "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL" }
+      definitions.append("\"position\" \(dialect.type(.integer)) NOT NULL")
+      definitions += columns.target.map { "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL" }
+      definitions.append("PRIMARY KEY(\(dialect.list(columns.owner.map(\.name) + ["position"])))")
+      statements.append(
+        "CREATE TABLE IF NOT EXISTS \(dialect.quoted(link.name))(\(definitions.joined(separator: ", ")))"
+          + dialect.tableSuffix)
+      statements.append(
+        "CREATE INDEX IF NOT EXISTS \(dialect.quoted("\(link.name).target")) ON "
+          + "\(dialect.quoted(link.name))(\(dialect.list(columns.target.map(\.name))))")
+    }
+    return statements
+  }
+}
