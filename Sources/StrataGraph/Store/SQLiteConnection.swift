@@ -318,8 +318,10 @@ package final class SQLiteConnection {
 
 /// The header of a write-ahead-log index as six words (`SQLiteConnection.walHeader`).
 package struct WALHeader: Equatable {
+  /// The header's 48 bytes.
   var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
 
+  /// True when the two headers are the same, byte for byte.
   package static func == (lhs: WALHeader, rhs: WALHeader) -> Bool {
     lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
       && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4 && lhs.words.5 == rhs.words.5

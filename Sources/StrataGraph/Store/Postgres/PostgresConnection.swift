@@ -270,14 +270,7 @@ package final class PostgresConnection {
     let utf8 = Array(text.utf8)
     guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0
     else { return nil }
-    func digit(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-    }
+    let digit = PostgresURL.hexDigit
     var out: [UInt8] = []
     out.reserveCapacity(utf8.count / 2 - 1)
     var index = 2

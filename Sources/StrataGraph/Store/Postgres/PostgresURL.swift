@@ -78,14 +78,7 @@ package struct PostgresURL: Sendable {
     var bytes: [UInt8] = []
     var index = text.utf8.startIndex
     let utf8 = text.utf8
-    func hex(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-    }
+    let hex = hexDigit
     while index != utf8.endIndex {
       let byte = utf8[index]
       let second = utf8.index(after: index)
@@ -100,6 +93,18 @@ package struct PostgresURL: Sendable {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+extension PostgresURL {
+  /// The value of a hex digit (either case), or nil.
+  static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
   }
 }
 
