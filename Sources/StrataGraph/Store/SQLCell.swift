@@ -53,41 +53,6 @@ package enum SQLCell: Equatable, Sendable {
   }
 }
 
-extension SQLiteStatement {
-  /// Binds `cell` to parameter `index`.
-  package func bind(_ index: Int32, cell: SQLCell) throws(StrataError) {
-    switch cell {
-    case .null: try bindNull(index)
-    case .integer(let value): try bind(index, int: value)
-    case .real(let value): try bind(index, double: value)
-    case .text(let value): try bind(index, text: value)
-    case .blob(let bytes): try bind(index, blob: bytes)
-    }
-  }
-
-  /// Binds `cells` to the parameters from `first` on; returns the next parameter.
-  @discardableResult
-  package func bind(_ first: Int32, cells: [SQLCell]) throws(StrataError) -> Int32 {
-    var index = first
-    for cell in cells {
-      try bind(index, cell: cell)
-      index += 1
-    }
-    return index
-  }
-
-  /// Column `index` of the current row.
-  package func cell(_ index: Int32) -> SQLCell {
-    switch columnType(index) {
-    case SQLITE_INTEGER: return .integer(int64(index))
-    case SQLITE_FLOAT: return .real(double(index))
-    case SQLITE_TEXT: return .text(text(index) ?? "")
-    case SQLITE_BLOB: return .blob(blob(index) ?? [])
-    default: return .null
-    }
-  }
-}
-
 /// SQL text helpers of the graph file.
 enum SQLText {
   /// `name` as a quoted SQL identifier.

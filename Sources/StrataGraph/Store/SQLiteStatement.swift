@@ -39,7 +39,7 @@ package final class SQLiteStatement {
   }
 
   /// Resets the statement for another run and clears its bindings.
-  func reset() {
+  package func reset() {
     guard let handle else { return }
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Strata
 import StrataGraph
@@ -322,5 +323,70 @@ extension PostgresConnectionTests {
     }
     #expect(indexes.rows.map { $0[0] } == sqliteIndexes)
     #expect(indexes.rows.count == 5)
+  }
+}
+
+/// The store's statements, written once with `?` parameters, on both databases.
+private func upsertAndRead(
+  _ statement: (String, (any StoreStatement) throws(StrataError) -> Void) throws(StrataError) -> Void
+) throws(StrataError) -> [[SQLCell]] {
+  let upsert =
+    "INSERT INTO \"t\"(\"k\", \"s\", \"r\", \"b\") VALUES(?, ?, ?, ?) ON CONFLICT(\"k\") DO UPDATE SET "
+    + "\"s\" = excluded.\"s\", \"r\" = excluded.\"r\", \"b\" = excluded.\"b\""
+  try statement(upsert) { (insert) throws(StrataError) in
+    for (key, text) in [(Int64(2), "two"), (1, "one ? '?'"), (2, "two again")] {
+      try insert.bind(
+        1, cells: [.integer(key), .text(text), .real(Double(key) / 4), .blob([UInt8(key), 0])])
+      try insert.run()
+      insert.reset()
+    }
+    try insert.bind(1, cells: [.integer(3), .null, .null, .null])
+    try insert.run()
+  }
+  var rows: [[SQLCell]] = []
+  try statement("SELECT \"k\", \"s\", \"r\", \"b\" FROM \"t\" WHERE \"k\" >= ? AND '?' = '?' ORDER BY \"k\"")
+  {
+    (select) throws(StrataError) in
+    try select.bind(1, int: 1)
+    while try select.step() {
+      rows.append((0..<select.columnCount).map { select.cell($0) })
+      let hasText = try select.withText(1) { (bytes) throws(StrataError) in bytes != nil }
+      #expect(hasText == (select.columnType(1) == SQLITE_TEXT))
+    }
+  }
+  return rows
+}
+
+extension PostgresConnectionTests {
+  @Test func theStoresStatementsRunTheSameOnBothDatabases() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let postgres = try PostgresConnection(url: url)
+    try postgres.execute("CREATE TABLE t(k BIGINT PRIMARY KEY, s TEXT, r DOUBLE PRECISION, b BYTEA)")
+    let folder = try TemporaryDirectory()
+    let sqlite = try SQLiteConnection(path: folder.path("statements.db"))
+    try sqlite.execute("CREATE TABLE t(k INTEGER PRIMARY KEY, s TEXT, r REAL, b BLOB)")
+    let fromPostgres = try upsertAndRead { (sql, body) throws(StrataError) in
+      try postgres.withStatement(sql) { (statement) throws(StrataError) in try body(statement) }
+    }
+    let fromSQLite = try upsertAndRead { (sql, body) throws(StrataError) in
+      try sqlite.withStatement(sql) { (statement) throws(StrataError) in try body(statement) }
+    }
+    #expect(
+      fromSQLite == [
+        [.integer(1), .text("one ? '?'"), .real(0.25), .blob([1, 0])],
+        [.integer(2), .text("two again"), .real(0.5), .blob([2, 0])],
+        [.integer(3), .null, .null, .null],
+      ])
+    #expect(fromPostgres == fromSQLite)
+  }
+}
+
+extension PostgresAddressTests {
+  @Test func questionMarksBecomeNumberedParametersOutsideQuotesAndComments() {
+    let (sql, count) = PostgresStatement.placeholders(
+      "SELECT '?', 'it''s ?', \"a?b\", ? -- ? here\n, ? /* ? */, x = ?")
+    #expect(sql == "SELECT '?', 'it''s ?', \"a?b\", $1 -- ? here\n, $2 /* ? */, x = $3")
+    #expect(count == 3)
   }
 }
