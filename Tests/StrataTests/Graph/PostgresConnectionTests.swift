@@ -390,3 +390,68 @@ extension PostgresAddressTests {
     #expect(count == 3)
   }
 }
+
+extension PostgresConnectionTests {
+  @Test func aWriteTransactionTheServerGaveUpRunsAgain() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    try connection.execute("CREATE TABLE t(id bigint PRIMARY KEY)")
+    // the first two runs fail as a serialization failure and a deadlock would
+    var runs = 0
+    let (count, retries) = try connection.writeTransaction(lock: 7) { () throws(StrataError) -> Int in
+      runs += 1
+      try connection.execute("INSERT INTO t VALUES($1)", [.integer(Int64(runs))])
+      if runs == 1 {
+        try connection.execute("DO $$ BEGIN RAISE EXCEPTION 'try again' USING ERRCODE = '40001'; END $$")
+      }
+      if runs == 2 {
+        try connection.execute("DO $$ BEGIN RAISE EXCEPTION 'try again' USING ERRCODE = '40P01'; END $$")
+      }
+      return runs
+    }
+    #expect(count == 3 && retries == 2)
+    // only the run that committed left its row
+    #expect(try connection.execute("SELECT id FROM t").rows == [[.integer(3)]])
+    // a transaction that keeps failing: its error after writeAttempts runs
+    runs = 0
+    let error = strataError {
+      _ = try connection.writeTransaction(lock: 7) { () throws(StrataError) in
+        runs += 1
+        try connection.execute("DO $$ BEGIN RAISE EXCEPTION 'never' USING ERRCODE = '40001'; END $$")
+      }
+    }
+    #expect(runs == PostgresConnection.writeAttempts)
+    #expect(error?.errors.first?.code == .io)
+    #expect(error?.errors.first?.message.contains("SQLSTATE 40001") == true)
+    // any other error at once
+    runs = 0
+    _ = strataError {
+      _ = try connection.writeTransaction(lock: 7) { () throws(StrataError) in
+        runs += 1
+        try connection.execute("INSERT INTO t VALUES(3)")
+      }
+    }
+    #expect(runs == 1)
+  }
+
+  @Test func writersOfOneGraphTakeTurns() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let first = try PostgresConnection(url: url)
+    try first.execute("CREATE TABLE t(id bigint)")
+    let second = try PostgresConnection(url: url)
+    // while the first holds the graph's lock, the second cannot take it
+    try first.writeTransaction(lock: 42) { () throws(StrataError) in
+      let taken = try second.execute("SELECT pg_try_advisory_lock($1)", [.integer(42)])
+      #expect(taken.rows == [[.integer(0)]])
+      // another graph's lock is free
+      let other = try second.execute("SELECT pg_try_advisory_lock($1)", [.integer(43)])
+      #expect(other.rows == [[.integer(1)]])
+      try second.execute("SELECT pg_advisory_unlock($1)", [.integer(43)])
+    }
+    // released at the commit
+    let after = try second.execute("SELECT pg_try_advisory_lock($1)", [.integer(42)])
+    #expect(after.rows == [[.integer(1)]])
+  }
+}

@@ -113,10 +113,48 @@ package final class PostgresConnection {
       try execute("COMMIT")
       return result
     } catch {
+      // the SQLSTATE stays the failure's, not the rollback's
+      let state = lastSQLState
       if isConnected, inTransaction { _ = try? execute("ROLLBACK") }
+      lastSQLState = state
       throw error
     }
   }
+
+  /// How many times `writeTransaction` runs a transaction the server gave
+  /// up (a serialization failure or a deadlock) before its error is thrown.
+  package static let writeAttempts = 5
+
+  /// A write transaction of the graph: `BEGIN`, then PostgreSQL's
+  /// transaction-scoped advisory lock `lock` (`pg_advisory_xact_lock`:
+  /// writers of one graph take turns, as SQLite's `BEGIN IMMEDIATE` makes
+  /// them; readers never wait), `body`, `COMMIT`. A transaction the server
+  /// gave up (SQLSTATE 40001, a serialization failure; 40P01, a deadlock)
+  /// is rolled back and run again, `body` included, up to `writeAttempts`
+  /// times in all; then its error is thrown. Any other error is thrown at
+  /// once, the transaction rolled back. The result, and how many times the
+  /// transaction was run again (for the import's warnings).
+  package func writeTransaction<R>(lock: Int64, _ body: () throws(StrataError) -> R) throws(StrataError)
+    -> (result: R, retries: Int)
+  {
+    var retries = 0
+    while true {
+      do {
+        let result = try transaction { () throws(StrataError) -> R in
+          try execute("SELECT pg_advisory_xact_lock($1)", [.integer(lock)])
+          return try body()
+        }
+        return (result, retries)
+      } catch {
+        guard Self.isRetryable(lastSQLState), retries + 1 < Self.writeAttempts else { throw error }
+        retries += 1
+      }
+    }
+  }
+
+  /// True for the SQLSTATEs of a transaction the server gave up, which
+  /// succeeds when run again: serialization failure, deadlock.
+  static func isRetryable(_ state: String?) -> Bool { state == "40001" || state == "40P01" }
 
   // MARK: the connection
 
