@@ -64,6 +64,19 @@ enum SQLText {
     return out + "\""
   }
 
+  /// The bytes as lowercase hex digits, two per byte (a PostgreSQL `bytea`
+  /// literal's digits, a long name's hash).
+  static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.underestimatedCount * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
   /// The quoted names, comma-separated.
   static func list(_ names: [String]) -> String { names.map(quoted).joined(separator: ", ") }
 

@@ -65,13 +65,9 @@ package enum SQLDialect: Sendable {
     return hash
   }
 
+  /// `value` as 16 hex digits, most significant first.
   static func hex(_ value: UInt64) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    for shift in stride(from: 60, through: 0, by: -4) {
-      out.append(digits[Int((value >> UInt64(shift)) & 15)])
-    }
-    return String(decoding: out, as: UTF8.self)
+    SQLText.hex(stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: value >> UInt64($0)) })
   }
 }
 

@@ -234,14 +234,7 @@ package final class PostgresConnection {
       }
       return .success(text)
     case .blob(let bytes):
-      let digits = Array("0123456789abcdef".utf8)
-      var out: [UInt8] = Array("\\x".utf8)
-      out.reserveCapacity(2 + bytes.count * 2)
-      for byte in bytes {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 15)])
-      }
-      return .success(String(decoding: out, as: UTF8.self))
+      return .success("\\x" + SQLText.hex(bytes))
     }
   }
 
