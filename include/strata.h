@@ -832,8 +832,12 @@ typedef struct strata_context strata_context_t;
 
 /**
  * Opens a graph context on `schema` (which it keeps alive): in memory when
- * `path` is NULL or ":memory:", else on the SQLite file at `path` (created
- * when missing; its records are read in). A file written by a newer schema
+ * `path` is NULL or ":memory:"; on a PostgreSQL database when `path` is a
+ * URL ("postgresql://user@host:5432/db?schema=NAME": the graph's tables in
+ * that schema, created on first use; libpq is loaded then, an "io" error
+ * naming the package when it is missing; docs/graph.md, "PostgreSQL");
+ * else on the SQLite file at `path` (created when missing; only its
+ * metadata is read, records are read on demand). A file written by a newer schema
  * "version" is refused with an "argument" error; one written by an older
  * version is migrated with the schema's "migrations" and rewritten. A file
  * that is not a Strata graph is an "argument" or "io" error.

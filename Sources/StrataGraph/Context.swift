@@ -22,8 +22,17 @@ public final class Context: Sendable {
   /// (created when missing; only its metadata is read, records are read when
   /// asked for; a file written by an older schema version is migrated first,
   /// a newer one is an `argument` error).
+  /// A PostgreSQL URL in `path` opens the graph there (see `init(schema:url:)`).
   public init(schema: Schema, path: String? = nil) throws(StrataError) {
     engine = try GraphContext(schema: schema, path: path)
+  }
+
+  /// Opens a context on the graph at `url`: a PostgreSQL database
+  /// (`postgresql://user@host:5432/db?schema=NAME`: the graph's tables in
+  /// the schema `NAME`, created on first use; docs/graph.md, "PostgreSQL"),
+  /// or, for any other text, the SQLite file of that path.
+  public convenience init(schema: Schema, url: String) throws(StrataError) {
+    try self.init(schema: schema, path: url)
   }
 
   /// Closes the context (and its file); later calls throw `argument` errors.

@@ -9,7 +9,7 @@ extension GraphContext {
     memory.startReading()
     let models = schema.recordModelNames(type)
     var sql =
-      "SELECT count(*) FROM \(SQLText.quoted(root.name)) WHERE \"strata_type\" IN (\(SQLText.parameters(models.count)))"
+      "SELECT count(*) FROM \(store.dialect.quoted(root.name)) WHERE \"strata_type\" IN (\(SQLText.parameters(models.count)))"
     if !stubs { sql += " AND \"strata_stub\" = 0" }
     return try store.connection.withStatement(sql) { (statement) throws(StrataError) -> Int in
       try statement.bind(1, cells: models.map(SQLCell.text))

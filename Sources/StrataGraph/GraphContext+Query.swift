@@ -46,7 +46,7 @@ extension GraphContext {
     sql: String, parameters: [SQLCell], table: TableLayout.Table
   )? {
     guard store.fileFormat == GraphStore.format, store.hasOwnLayout else { return nil }
-    var compiler = QuerySQL(schema: schema, layout: store.layout)
+    var compiler = QuerySQL(schema: schema, layout: store.layout, dialect: store.dialect)
     compiler.selectsRows = rows
     guard let sql = compiler.compile(query),
       let table = store.layout.table(schema.models[query.type.keyRoot].name)

@@ -230,7 +230,7 @@ package final class GraphContext: @unchecked Sendable {
   /// checked.
   private func holdSnapshot(_ store: GraphStore) throws(StrataError) {
     guard !store.connection.inTransaction else { return }
-    try store.connection.execute("BEGIN")
+    try store.connection.beginReading()
     do {
       try refresh(store)
     } catch {

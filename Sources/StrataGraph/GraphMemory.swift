@@ -50,7 +50,7 @@ final class GraphMemory {
     }
     openedRead = true
     do throws(StrataError) {
-      try store.connection.execute("BEGIN")
+      try store.connection.beginReading()
       if try store.connection.dataVersion() != version { stale = true }
     } catch {
       failure = failure ?? error

@@ -17,6 +17,8 @@ import Strata
 struct QuerySQL {
   let schema: Schema
   let layout: TableLayout
+  /// The database's dialect (docs/graph.md, "PostgreSQL").
+  let dialect: SQLDialect
   /// The bound values, in the order of the `?` in the text.
   private(set) var parameters: [SQLCell] = []
   /// True to select the whole rows (key, system and property columns, in
@@ -24,9 +26,10 @@ struct QuerySQL {
   var selectsRows = false
   private var aliases = 0
 
-  init(schema: Schema, layout: TableLayout) {
+  init(schema: Schema, layout: TableLayout, dialect: SQLDialect = .sqlite) {
     self.schema = schema
     self.layout = layout
+    self.dialect = dialect
   }
 
   /// The SELECT of the keys of the records `query` selects (or of their
@@ -51,17 +54,20 @@ struct QuerySQL {
     for key in query.order {
       guard let reached = reach(key.path, from: root, table, joining: true) else { return nil }
       joins += reached.from
-      order += reached.values.map { "\($0) \(key.descending ? "DESC" : "ASC")" }
+      // nulls first, as SQLite orders them (PostgreSQL's default is the other way)
+      let nulls = dialect == .postgres ? (key.descending ? " NULLS LAST" : " NULLS FIRST") : ""
+      order += reached.values.map { "\($0) \(key.descending ? "DESC" : "ASC")\(nulls)" }
     }
     order += table.keyColumns.map { "\(column(root, $0.name)) ASC" }
     var selected = table.keyColumns.map(\.name)
     if selectsRows { selected += TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name) }
     var sql = "SELECT \(selected.map { column(root, $0) }.joined(separator: ", ")) "
-    sql += "FROM \(SQLText.quoted(table.name)) AS \(root)\(joins)"
+    sql += "FROM \(dialect.quoted(table.name)) AS \(root)\(joins)"
     if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
     sql += " ORDER BY " + order.joined(separator: ", ")
     sql += " LIMIT ? OFFSET ?"
-    parameters.append(.integer(query.limit.map(Int64.init) ?? -1))
+    // no limit: SQLite's is -1, PostgreSQL's NULL
+    parameters.append(query.limit.map { .integer(Int64($0)) } ?? (dialect == .sqlite ? .integer(-1) : .null))
     parameters.append(.integer(Int64(query.offset)))
     return sql
   }
@@ -85,7 +91,7 @@ struct QuerySQL {
         guard let one = test(part, from: root, table, negated: negated) else { return nil }
         made.append(one)
       }
-      if made.isEmpty { return isAll ? "1" : "0" }
+      if made.isEmpty { return isAll ? "TRUE" : "FALSE" }
       return "(" + made.joined(separator: isAll ? " AND " : " OR ") + ")"
     case .not(let part):
       return test(part, from: root, table, negated: true).map { "NOT \($0)" }
@@ -95,10 +101,10 @@ struct QuerySQL {
       else { return nil }
       if reached.from.isEmpty && reached.conditions.isEmpty {
         // one value, in the row itself
-        return negated ? "((\(holds)) IS 1)" : "(\(holds))"
+        return negated ? "((\(holds)) IS TRUE)" : "(\(holds))"
       }
       var sql = "EXISTS (SELECT 1 FROM (SELECT 1) AS s\(aliases)\(reached.from)"
-      let wheres = reached.conditions + ["(\(holds)) IS 1"]
+      let wheres = reached.conditions + ["(\(holds)) IS TRUE"]
       sql += " WHERE " + wheres.joined(separator: " AND ") + ")"
       aliases += 1
       return sql
@@ -114,7 +120,7 @@ struct QuerySQL {
       if value.isNull { return "\(first) IS NULL" }
       return equal(values, value, kind: kind)
     case .notEqual(let value):
-      if value.isNull { return "0" }
+      if value.isNull { return "FALSE" }
       return equal(values, value, kind: kind).map { "\(first) IS NOT NULL AND NOT (\($0))" }
     case .less(let value): return compare(values, "<", value, kind: kind)
     case .lessOrEqual(let value): return compare(values, "<=", value, kind: kind)
@@ -130,12 +136,15 @@ struct QuerySQL {
           made.append(one)
         }
       }
-      return made.isEmpty ? "0" : "(" + made.joined(separator: " OR ") + ")"
+      return made.isEmpty ? "FALSE" : "(" + made.joined(separator: " OR ") + ")"
     case .prefix(let text):
       parameters.append(.text(text))
+      // PostgreSQL's columns hold text only where they are text
+      if dialect == .postgres { return "strpos(\(first), ?) = 1" }
       return "typeof(\(first)) = 'text' AND instr(\(first), ?) = 1"
     case .contains(let text):
       parameters.append(.text(text))
+      if dialect == .postgres { return "strpos(\(first), ?) > 0" }
       return "typeof(\(first)) = 'text' AND instr(\(first), ?) > 0"
     }
   }
@@ -151,7 +160,7 @@ struct QuerySQL {
   private mutating func compare(_ values: [String], _ operation: String, _ value: QueryValue, kind: QueryKind)
     -> String?
   {
-    if value.isNull { return "0" }
+    if value.isNull { return "FALSE" }
     guard let cells = cells(value, kind: kind), cells.count == values.count else { return nil }
     parameters += cells
     if values.count == 1 { return "\(values[0]) \(operation) ?" }
@@ -196,7 +205,7 @@ struct QuerySQL {
       case .toOne(let target, let columns):
         guard let targetTable = layout.table(target) else { return nil }
         let next = newAlias()
-        from += " LEFT JOIN \(SQLText.quoted(targetTable.name)) AS \(next) ON "
+        from += " LEFT JOIN \(dialect.quoted(targetTable.name)) AS \(next) ON "
         from += zip(targetTable.keyColumns, columns).map { key, own in
           "\(column(next, key.name)) = \(column(alias, own))"
         }.joined(separator: " AND ")
@@ -207,11 +216,11 @@ struct QuerySQL {
         let linkAlias = newAlias()
         let next = newAlias()
         let columns = linkColumnNames(current, targetTable)
-        from += " LEFT JOIN \(SQLText.quoted(link)) AS \(linkAlias) ON "
+        from += " LEFT JOIN \(dialect.quoted(link)) AS \(linkAlias) ON "
         from += zip(columns.owner, current.keyColumns).map { owner, key in
           "\(column(linkAlias, owner)) = \(column(alias, key.name))"
         }.joined(separator: " AND ")
-        from += " LEFT JOIN \(SQLText.quoted(targetTable.name)) AS \(next) ON "
+        from += " LEFT JOIN \(dialect.quoted(targetTable.name)) AS \(next) ON "
         from += zip(targetTable.keyColumns, columns.target).map { key, target in
           "\(column(next, key.name)) = \(column(linkAlias, target))"
         }.joined(separator: " AND ")
@@ -231,16 +240,16 @@ struct QuerySQL {
       return (from, conditions, columns.map { column(alias, $0) })
     case .value(let name, let isKey):
       let value = column(alias, name)
-      return (
-        from, conditions, [isKey ? "CASE WHEN typeof(\(value)) = 'blob' THEN NULL ELSE \(value) END" : value]
-      )
+      // a key Strata made is a blob on SQLite (the property is absent)
+      guard isKey, dialect == .sqlite else { return (from, conditions, [value]) }
+      return (from, conditions, ["CASE WHEN typeof(\(value)) = 'blob' THEN NULL ELSE \(value) END"])
     case .toOne(_, let columns):
       return (from, conditions, columns.map { column(alias, $0) })
     case .toMany(let target, let link, let owners):
       guard !joining, let targetTable = layout.table(target) else { return nil }
       let linkAlias = newAlias()
       let columns = linkColumnNames(current, targetTable)
-      from += " LEFT JOIN \(SQLText.quoted(link)) AS \(linkAlias) ON "
+      from += " LEFT JOIN \(dialect.quoted(link)) AS \(linkAlias) ON "
       from += zip(columns.owner, current.keyColumns).map { owner, key in
         "\(column(linkAlias, owner)) = \(column(alias, key.name))"
       }.joined(separator: " AND ")
@@ -249,9 +258,17 @@ struct QuerySQL {
       let extra = column(alias, "strata_extra")
       let ownerList = textList(owners)
       parameters.append(.text(path.property))
-      parameters.append(.text("$.values.\"\(path.property)\""))
-      let nullList =
-        "(\(extra) IS NOT NULL AND (EXISTS (SELECT 1 FROM json_each(\(extra), '$.absent') WHERE value = ?) OR json_type(\(extra), ?) = 'null'))"
+      let nullList: String
+      if dialect == .postgres {
+        parameters.append(.text(path.property))
+        let json = "CAST(\(extra) AS jsonb)"
+        nullList =
+          "(\(extra) IS NOT NULL AND (COALESCE(\(json) -> 'absent', '[]') @> jsonb_build_array(CAST(? AS TEXT)) OR jsonb_typeof(\(json) -> 'values' -> CAST(? AS TEXT)) = 'null'))"
+      } else {
+        parameters.append(.text("$.values.\"\(path.property)\""))
+        nullList =
+          "(\(extra) IS NOT NULL AND (EXISTS (SELECT 1 FROM json_each(\(extra), '$.absent') WHERE value = ?) OR json_type(\(extra), ?) = 'null'))"
+      }
       conditions.append(
         "(\(column(alias, current.keyColumns[0].name)) IS NULL OR \(column(alias, "strata_type")) NOT IN (\(ownerList)) OR \(column(linkAlias, columns.owner[0])) IS NOT NULL OR \(nullList))"
       )
@@ -260,17 +277,65 @@ struct QuerySQL {
       guard !joining else { return nil }
       let value = column(alias, name)
       let each = "e\(aliases)_\(newAlias())"
+      if dialect == .postgres {
+        return postgresList(value, each, isDate: isDate, kind: path.kind, from, conditions)
+      }
       from += " LEFT JOIN json_each(CASE WHEN json_type(\(value)) = 'array' THEN \(value) END) AS \(each)"
       conditions.append("(json_type(\(value)) IS NOT 'array' OR \(each).key IS NOT NULL)")
       var element = "\(each).value"
       if isDate {
-        element =
-          "CASE WHEN typeof(\(element)) = 'text' AND length(\(element)) = 20 THEN substr(\(element), 1, 19) || '.000000000Z' WHEN typeof(\(element)) = 'text' AND length(\(element)) BETWEEN 22 AND 30 THEN substr(\(element), 1, length(\(element)) - 1) || substr('000000000', 1, 30 - length(\(element))) || 'Z' ELSE \(element) END"
+        element = Self.storedDate(element, isText: "typeof(\(element)) = 'text'")
       }
       return (
         from, conditions, ["CASE WHEN json_type(\(value)) = 'array' THEN \(element) ELSE \(value) END"]
       )
     }
+  }
+
+  /// A date of a JSON list (RFC 3339 text in UTC, with or without a
+  /// fraction) as `DateColumn` stores dates: nine fraction digits, so that
+  /// text order is time order.
+  static func storedDate(_ element: String, isText: String) -> String {
+    "CASE WHEN \(isText) AND length(\(element)) = 20 THEN substr(\(element), 1, 19) || '.000000000Z' WHEN \(isText) AND length(\(element)) BETWEEN 22 AND 30 THEN substr(\(element), 1, length(\(element)) - 1) || substr('000000000', 1, 30 - length(\(element))) || 'Z' ELSE \(element) END"
+  }
+
+  /// A leaf that may be a JSON list, on PostgreSQL: each element of a list
+  /// (`jsonb_array_elements`), as SQL values of the property's kind (text
+  /// for strings and dates, numbers and bools as numbers), or the value
+  /// itself when it is not a list.
+  private func postgresList(
+    _ value: String, _ each: String, isDate: Bool, kind: QueryKind, _ from: String, _ conditions: [String]
+  ) -> (from: String, conditions: [String], values: [String]) {
+    let json = "CAST(\(value) AS jsonb)"
+    let from =
+      from
+      + " LEFT JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(\(json)) = 'array' THEN \(json) END) AS \(each)(value) ON TRUE"
+    let conditions =
+      conditions + ["(jsonb_typeof(\(json)) IS DISTINCT FROM 'array' OR \(each).value IS NOT NULL)"]
+    func typed(_ element: String) -> String {
+      switch kind {
+      case .scalar(text: false):
+        return
+          "CASE jsonb_typeof(\(element)) WHEN 'number' THEN CAST(\(element) #>> '{}' AS NUMERIC) WHEN 'boolean' THEN CASE WHEN \(element) = 'true' THEN 1 ELSE 0 END END"
+      default:
+        let text = "CASE WHEN jsonb_typeof(\(element)) = 'string' THEN \(element) #>> '{}' END"
+        return isDate ? Self.storedDate(text, isText: "\(text) IS NOT NULL") : text
+      }
+    }
+    if case .opaque = kind {
+      // only null tests apply: an element as JSON text, a value that is no list as it is
+      let element = "\(each).value"
+      return (
+        from, conditions,
+        [
+          "CASE WHEN jsonb_typeof(\(json)) = 'array' THEN CASE WHEN jsonb_typeof(\(element)) = 'null' THEN NULL ELSE CAST(\(element) AS TEXT) END ELSE \(value) END"
+        ]
+      )
+    }
+    return (
+      from, conditions,
+      ["CASE WHEN jsonb_typeof(\(json)) = 'array' THEN \(typed("\(each).value")) ELSE \(typed(json)) END"]
+    )
   }
 
   /// How a table stores a property, as queries read it.
@@ -345,7 +410,7 @@ struct QuerySQL {
   }
 
   /// `alias."name"`.
-  private func column(_ alias: String, _ name: String) -> String { "\(alias).\(SQLText.quoted(name))" }
+  private func column(_ alias: String, _ name: String) -> String { "\(alias).\(dialect.quoted(name))" }
 
   /// Model names as bound text parameters: `?, ?`.
   private mutating func textList(_ names: [String]) -> String {

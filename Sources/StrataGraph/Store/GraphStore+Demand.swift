@@ -15,7 +15,7 @@ extension GraphStore {
   /// The keys of every record of the table `model`, in key order (`RecordKey`'s).
   func keys(model: String) throws(StrataError) -> [RecordKey] {
     guard let table = layout.table(model) else { return [] }
-    let sql = "SELECT \(SQLText.list(table.keyColumns.map(\.name))) FROM \(SQLText.quoted(model))"
+    let sql = "SELECT \(dialect.list(table.keyColumns.map(\.name))) FROM \(dialect.quoted(model))"
     return try connection.withStatement(sql) { (statement) throws(StrataError) -> [RecordKey] in
       try RecordRows.keys(statement, of: table)
     }.sorted()
@@ -50,7 +50,7 @@ extension GraphStore {
             Referrer(
               table: table, property: name,
               sql:
-                "SELECT \(SQLText.list(keys)) FROM \(SQLText.quoted(table.name)) WHERE \(SQLText.equalAll(Array(keys[offset..<offset + part.width])))"
+                "SELECT \(dialect.list(keys)) FROM \(dialect.quoted(table.name)) WHERE \(dialect.equalAll(Array(keys[offset..<offset + part.width])))"
             ))
         }
       }
@@ -61,7 +61,7 @@ extension GraphStore {
             Referrer(
               table: table, property: property.name,
               sql:
-                "SELECT \(SQLText.list(table.keyColumns.map(\.name))) FROM \(SQLText.quoted(table.name)) WHERE \(SQLText.equalAll(property.columns.map(\.name)))"
+                "SELECT \(dialect.list(table.keyColumns.map(\.name))) FROM \(dialect.quoted(table.name)) WHERE \(dialect.equalAll(property.columns.map(\.name)))"
             ))
         case .toMany(let name, let link) where name == target:
           let columns = Self.linkColumns(table, property, in: layout)
@@ -69,7 +69,7 @@ extension GraphStore {
             Referrer(
               table: table, property: property.name,
               sql:
-                "SELECT DISTINCT \(SQLText.list(columns.owner.map(\.name))) FROM \(SQLText.quoted(link)) WHERE \(SQLText.equalAll(columns.target.map(\.name)))"
+                "SELECT DISTINCT \(dialect.list(columns.owner.map(\.name))) FROM \(dialect.quoted(link)) WHERE \(dialect.equalAll(columns.target.map(\.name)))"
             ))
         default: continue
         }
@@ -97,7 +97,7 @@ extension GraphStore {
     var largest: Int64 = 0
     for table in layout.tables {
       guard let first = table.keyColumns.first else { continue }
-      let sql = "SELECT max(\(SQLText.quoted(first.name))) FROM \(SQLText.quoted(table.name))"
+      let sql = "SELECT max(\(dialect.quoted(first.name))) FROM \(dialect.quoted(table.name))"
       try connection.withStatement(sql) { (statement) throws(StrataError) in
         guard try statement.step(), case .blob(let bytes) = statement.cell(0),
           let id = RecordRows.syntheticID(bytes)
@@ -111,7 +111,7 @@ extension GraphStore {
   /// True when no table of the file holds a record.
   func holdsNoRecord() throws(StrataError) -> Bool {
     for table in layout.tables {
-      let any = try connection.withStatement("SELECT 1 FROM \(SQLText.quoted(table.name)) LIMIT 1") {
+      let any = try connection.withStatement("SELECT 1 FROM \(dialect.quoted(table.name)) LIMIT 1") {
         (statement) throws(StrataError) -> Bool in try statement.step()
       }
       if any { return false }

@@ -66,7 +66,8 @@ extension GraphStore {
 
   /// Parses the JSON text of a column (a new reference); anything else in the
   /// column means a damaged file: an `io` error.
-  private func format1Column(_ statement: SQLiteStatement, _ column: Int32, what: String) throws(StrataError)
+  private func format1Column(_ statement: any StoreStatement, _ column: Int32, what: String)
+    throws(StrataError)
     -> JPtr
   {
     let path = self.path

@@ -92,7 +92,7 @@ extension GraphStore {
   package func count(model: String) throws(StrataError) -> Int {
     guard let layout = readLayout else { return try format1Count(model: model) }
     guard layout.table(model) != nil else { return 0 }
-    return try connection.withStatement("SELECT count(*) FROM \(SQLText.quoted(model))") {
+    return try connection.withStatement("SELECT count(*) FROM \(dialect.quoted(model))") {
       (statement) throws(StrataError) -> Int in
       try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
     }
@@ -140,7 +140,7 @@ extension GraphStore {
     guard let layout = readLayout else { return try format1Models() }
     var names: [String] = []
     for table in layout.tables {
-      let any = try connection.withStatement("SELECT 1 FROM \(SQLText.quoted(table.name)) LIMIT 1") {
+      let any = try connection.withStatement("SELECT 1 FROM \(dialect.quoted(table.name)) LIMIT 1") {
         (statement) throws(StrataError) -> Bool in try statement.step()
       }
       if any { names.append(table.name) }

@@ -5,7 +5,7 @@ extension GraphStore {
   /// Creates the tables and indexes of `layout` that do not exist yet
   /// (`TableLayout.creationStatements`).
   func createTables(_ layout: TableLayout) throws(StrataError) {
-    for statement in layout.creationStatements(.sqlite) { try connection.execute(statement) }
+    for statement in layout.creationStatements(dialect) { try connection.execute(statement) }
   }
 
   /// The owner and target columns of a link table.
@@ -43,30 +43,30 @@ extension GraphStore {
       if let kept = newLinks[link.name], kept.owner == columns.owner, kept.target == columns.target {
         continue
       }
-      try connection.execute("DROP TABLE IF EXISTS \(SQLText.quoted(link.name))")
+      try connection.execute("DROP TABLE IF EXISTS \(dialect.quoted(link.name))")
     }
     for table in old.tables {
       for position in table.indexes.indices {
-        try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).index.\(position)"))")
+        try connection.execute("DROP INDEX IF EXISTS \(dialect.quoted("\(table.name).index.\(position)"))")
       }
       for property in table.properties {
         if case .toOne = property.storage {
-          try connection.execute("DROP INDEX IF EXISTS \(SQLText.quoted("\(table.name).\(property.name)"))")
+          try connection.execute("DROP INDEX IF EXISTS \(dialect.quoted("\(table.name).\(property.name)"))")
         }
       }
       guard let kept = new.table(table.name), kept.keyColumns == table.keyColumns else {
-        try connection.execute("DROP TABLE IF EXISTS \(SQLText.quoted(table.name))")
+        try connection.execute("DROP TABLE IF EXISTS \(dialect.quoted(table.name))")
         continue
       }
       let before = table.properties.flatMap(\.columns)
       let after = kept.properties.flatMap(\.columns)
-      let quotedTable = SQLText.quoted(table.name)
+      let quotedTable = dialect.quoted(table.name)
       for column in before where !after.contains(column) {
-        try connection.execute("ALTER TABLE \(quotedTable) DROP COLUMN \(SQLText.quoted(column.name))")
+        try connection.execute("ALTER TABLE \(quotedTable) DROP COLUMN \(dialect.quoted(column.name))")
       }
       for column in after where !before.contains(column) {
         try connection.execute(
-          "ALTER TABLE \(quotedTable) ADD COLUMN \(SQLText.quoted(column.name)) \(column.kind.declared)")
+          "ALTER TABLE \(quotedTable) ADD COLUMN \(dialect.quoted(column.name)) \(column.kind.declared)")
       }
     }
     try createTables(new)

@@ -215,7 +215,7 @@ extension GraphStore {
   }
 
   /// Writes one prepared change with its table's statements.
-  private func apply(_ change: PreparedChange, sql: StoreStatements.Table, upsert: SQLiteStatement)
+  private func apply(_ change: PreparedChange, sql: StoreStatements.Table, upsert: any StoreStatement)
     throws(StrataError)
   {
     guard let row = change.row else {

@@ -31,8 +31,11 @@ package final class GraphStore {
   /// The number of the file format this store writes, kept in `strata_meta` under `format`.
   package static let format: Int64 = 2
 
-  /// The connection to the file.
-  package let connection: SQLiteConnection
+  /// The connection to the database: an SQLite file (or memory), or a
+  /// PostgreSQL database.
+  package let connection: any StoreConnection
+  /// The connection when the database is SQLite.
+  package var sqlite: SQLiteConnection? { connection as? SQLiteConnection }
   /// The schema version the store was opened for.
   package let schemaVersion: Int64
   /// The tables records are written to (the schema's).
@@ -57,8 +60,10 @@ package final class GraphStore {
   /// Cached SQL of each table (built on first use).
   var statements = StoreStatements()
 
-  /// The file as given.
+  /// The file as given (a URL with its password hidden).
   package var path: String { connection.path }
+  /// The SQL dialect of the database.
+  package var dialect: SQLDialect { connection.dialect }
   /// True when the file holds records of an older schema version.
   package var needsMigration: Bool { storedVersion < schemaVersion }
   /// True when the file must be rewritten before records are written to it:
@@ -81,10 +86,15 @@ package final class GraphStore {
   package init(
     path: String, layout: TableLayout, schemaVersion: Int64, readOnly: Bool = false, busyTimeout: Int32 = 5000
   ) throws(StrataError) {
-    connection = try SQLiteConnection(
-      path: path, mode: readOnly ? .readOnly : Self.openMode(path), busyTimeout: busyTimeout)
+    if PostgresURL.isPostgres(path) {
+      connection = try PostgresStoreConnection(url: path)
+    } else {
+      connection = try SQLiteConnection(
+        path: path, mode: readOnly ? .readOnly : Self.openMode(path), busyTimeout: busyTimeout)
+    }
     self.schemaVersion = schemaVersion
     self.layout = layout
+    statements.dialect = connection.dialect
     storedVersion = schemaVersion
     fileFormat = Self.format
     fileLayout = layout
@@ -156,11 +166,11 @@ package final class GraphStore {
 
   /// Creates the tables in a new database, or reads what an existing one is.
   private func prepareFile() throws(StrataError) {
-    if try Self.hasTable(connection, "strata_meta") {
+    if try connection.hasTable("strata_meta") {
       try readFileMeta()
       return
     }
-    if try Self.tableCount(connection) > 0 {
+    if try connection.objectCount() > 0 {
       throw SQLiteError.store(
         .argument, "the SQLite file is not a Strata graph store (it has tables but no strata_meta)",
         path: connection.path)
@@ -172,15 +182,16 @@ package final class GraphStore {
     // Another process may create the tables between the check and the write
     // lock: look again inside the transaction.
     try connection.writeTransaction { () throws(StrataError) in
-      if try Self.hasTable(connection, "strata_meta") {
+      if try connection.hasTable("strata_meta") {
         try readFileMeta()
         return
       }
-      try connection.execute("CREATE TABLE strata_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID")
+      try connection.execute(connection.dialect.metaTable)
       try createTables(layout)
       try Self.setMeta(connection, "format", Self.format)
       try Self.setMeta(connection, "version", schemaVersion)
       try Self.setMeta(connection, "layout", text: layout.json.serialized())
+      if connection.dialect == .postgres { try Self.setMeta(connection, "changes", 0) }
     }
   }
 
@@ -190,7 +201,7 @@ package final class GraphStore {
   }
 
   /// Reads and checks `format`, `version` and `layout` from `strata_meta`.
-  private static func readMeta(_ connection: SQLiteConnection) throws(StrataError) -> (
+  private static func readMeta(_ connection: any StoreConnection) throws(StrataError) -> (
     Int64, Int64, TableLayout?
   ) {
     guard let fileFormat = try meta(connection, "format") else {
@@ -207,7 +218,7 @@ package final class GraphStore {
         .io, "the graph file has no schema version (it is damaged)", path: connection.path)
     }
     if fileFormat == 1 {
-      guard try hasTable(connection, "records") else {
+      guard try connection.hasTable("records") else {
         throw SQLiteError.store(
           .io, "the graph file is damaged (format 1, no records table)", path: connection.path)
       }
@@ -226,26 +237,29 @@ package final class GraphStore {
 
   /// The integer under `key` in `strata_meta`, nil when absent; a value that
   /// is not an integer is an `io` error (the file is damaged).
-  static func meta(_ connection: SQLiteConnection, _ key: String) throws(StrataError) -> Int64? {
+  static func meta(_ connection: any StoreConnection, _ key: String) throws(StrataError) -> Int64? {
     try connection.withStatement("SELECT value FROM strata_meta WHERE key = ?") {
       (statement) throws(StrataError) -> Int64? in
       try statement.bind(1, text: key)
       guard try statement.step() else { return nil }
-      guard statement.columnType(0) == SQLITE_INTEGER else {
-        throw SQLiteError.store(
-          .io, "the graph file's '\(key)' is not an integer (the file is damaged)", path: connection.path)
+      switch statement.cell(0) {
+      case .integer(let value): return value
+      // PostgreSQL's strata_meta holds text
+      case .text(let text) where connection.dialect == .postgres: if let value = Int64(text) { return value }
+      default: break
       }
-      return statement.int64(0)
+      throw SQLiteError.store(
+        .io, "the graph file's '\(key)' is not an integer (the file is damaged)", path: connection.path)
     }
   }
 
   /// Sets the integer `value` under `key` in `strata_meta`.
-  static func setMeta(_ connection: SQLiteConnection, _ key: String, _ value: Int64) throws(StrataError) {
+  static func setMeta(_ connection: any StoreConnection, _ key: String, _ value: Int64) throws(StrataError) {
     try setMeta(connection, key, cell: .integer(value))
   }
 
   /// The text under `key` in `strata_meta`, nil when absent or not text.
-  static func metaText(_ connection: SQLiteConnection, _ key: String) throws(StrataError) -> String? {
+  static func metaText(_ connection: any StoreConnection, _ key: String) throws(StrataError) -> String? {
     try connection.withStatement("SELECT value FROM strata_meta WHERE key = ?") {
       (statement) throws(StrataError) -> String? in
       try statement.bind(1, text: key)
@@ -254,12 +268,14 @@ package final class GraphStore {
   }
 
   /// Sets the text `value` under `key` in `strata_meta`.
-  static func setMeta(_ connection: SQLiteConnection, _ key: String, text value: String) throws(StrataError) {
+  static func setMeta(_ connection: any StoreConnection, _ key: String, text value: String)
+    throws(StrataError)
+  {
     try setMeta(connection, key, cell: .text(value))
   }
 
   /// Sets `cell` under `key` in `strata_meta`.
-  private static func setMeta(_ connection: SQLiteConnection, _ key: String, cell: SQLCell)
+  private static func setMeta(_ connection: any StoreConnection, _ key: String, cell: SQLCell)
     throws(StrataError)
   {
     try connection.withStatement(
@@ -268,23 +284,6 @@ package final class GraphStore {
       try statement.bind(1, text: key)
       try statement.bind(2, cell: cell)
       try statement.run()
-    }
-  }
-
-  /// True when the database has a table `name`.
-  static func hasTable(_ connection: SQLiteConnection, _ name: String) throws(StrataError) -> Bool {
-    try connection.withStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?") {
-      (statement) throws(StrataError) -> Bool in
-      try statement.bind(1, text: name)
-      return try statement.step()
-    }
-  }
-
-  /// The number of tables, indexes, views and triggers of the database.
-  private static func tableCount(_ connection: SQLiteConnection) throws(StrataError) -> Int64 {
-    try connection.withStatement("SELECT count(*) FROM sqlite_master") {
-      (statement) throws(StrataError) -> Int64 in
-      try statement.step() ? statement.int64(0) : 0
     }
   }
 }

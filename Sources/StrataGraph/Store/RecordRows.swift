@@ -82,7 +82,8 @@ enum RecordRows {
   /// The keys in the first columns of every row `statement` selects, in a
   /// key of `table` (its key columns); a row that does not hold one is an
   /// `io` error naming the table.
-  static func keys(_ statement: SQLiteStatement, of table: Layout.Table) throws(StrataError) -> [RecordKey] {
+  static func keys(_ statement: any StoreStatement, of table: Layout.Table) throws(StrataError) -> [RecordKey]
+  {
     var keys: [RecordKey] = []
     let width = Int32(table.keyColumns.count)
     while try statement.step() {

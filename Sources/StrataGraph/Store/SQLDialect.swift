@@ -16,14 +16,16 @@ package enum SQLDialect: Sendable {
   ///
   /// SQLite: INTEGER (`int`, and `bool` as 0 or 1), REAL, TEXT (strings,
   /// dates as RFC 3339 text, JSON text). PostgreSQL: BIGINT, SMALLINT (a
-  /// `bool`, 0 or 1), DOUBLE PRECISION, TEXT.
+  /// `bool`, 0 or 1), DOUBLE PRECISION, TEXT in the "C" collation (so that
+  /// text compares and sorts by bytes, as SQLite's BINARY collation does).
   package func type(_ kind: TableLayout.ColumnKind) -> String {
     switch (self, kind) {
     case (.sqlite, _): return kind.declared
     case (.postgres, .integer): return "BIGINT"
     case (.postgres, .bool): return "SMALLINT"
     case (.postgres, .real): return "DOUBLE PRECISION"
-    case (.postgres, .text), (.postgres, .date), (.postgres, .json): return "TEXT"
+    // byte order (code point order for UTF-8), as SQLite's BINARY compares and sorts
+    case (.postgres, .text), (.postgres, .date), (.postgres, .json): return "TEXT COLLATE \"C\""
     }
   }
 
@@ -36,6 +38,11 @@ package enum SQLDialect: Sendable {
 
   /// The quoted names, comma-separated.
   package func list(_ names: [String]) -> String { names.map(quoted).joined(separator: ", ") }
+
+  /// `"a" = ? AND "b" = ?` for the names.
+  package func equalAll(_ names: [String]) -> String {
+    names.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
+  }
 
   /// The name as the database holds it (see `quoted`).
   package func identifier(_ name: String) -> String {
@@ -54,6 +61,15 @@ package enum SQLDialect: Sendable {
   /// What follows a table's column list: SQLite keeps a table's rows in its
   /// primary key's order (`WITHOUT ROWID`); PostgreSQL has no such clause.
   var tableSuffix: String { self == .sqlite ? " WITHOUT ROWID" : "" }
+
+  /// The statement that creates `strata_meta`, the store's metadata: on
+  /// SQLite its values keep their own types; PostgreSQL's are text (the
+  /// integers read back by `GraphStore.meta`).
+  var metaTable: String {
+    self == .sqlite
+      ? "CREATE TABLE strata_meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID"
+      : "CREATE TABLE strata_meta(key TEXT PRIMARY KEY, value TEXT)"
+  }
 
   /// FNV-1a, 64 bits, of the name's UTF-8: stable across runs and machines.
   static func fnv1a(_ text: String) -> UInt64 {

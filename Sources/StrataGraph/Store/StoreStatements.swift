@@ -2,6 +2,8 @@ import Strata
 
 /// The SQL that writes each table's records, made once per table.
 struct StoreStatements {
+  /// The dialect of the SQL made.
+  var dialect: SQLDialect = .sqlite
   /// The SQL of one link table.
   struct Link {
     /// Inserts one link: owner key, position, target key.
@@ -41,11 +43,11 @@ struct StoreStatements {
     let keys = table.keyColumns.map(\.name)
     let others = TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
     let all = keys + others
-    let quotedTable = SQLText.quoted(table.name)
+    let quotedTable = dialect.quoted(table.name)
     var upsert =
-      "INSERT INTO \(quotedTable)(\(SQLText.list(all))) VALUES(\(SQLText.parameters(all.count))) "
-      + "ON CONFLICT(\(SQLText.list(keys))) DO UPDATE SET "
-    upsert += others.map { "\(SQLText.quoted($0)) = excluded.\(SQLText.quoted($0))" }.joined(separator: ", ")
+      "INSERT INTO \(quotedTable)(\(dialect.list(all))) VALUES(\(SQLText.parameters(all.count))) "
+      + "ON CONFLICT(\(dialect.list(keys))) DO UPDATE SET "
+    upsert += others.map { "\(dialect.quoted($0)) = excluded.\(dialect.quoted($0))" }.joined(separator: ", ")
     var links: [Link] = []
     for property in table.properties {
       guard case .toMany(_, let name) = property.storage else { continue }
@@ -55,12 +57,12 @@ struct StoreStatements {
       links.append(
         Link(
           insert:
-            "INSERT INTO \(SQLText.quoted(name))(\(SQLText.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
+            "INSERT INTO \(dialect.quoted(name))(\(dialect.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
           delete:
-            "DELETE FROM \(SQLText.quoted(name)) WHERE \(SQLText.equalAll(owners)) AND \"position\" >= ?"))
+            "DELETE FROM \(dialect.quoted(name)) WHERE \(dialect.equalAll(owners)) AND \"position\" >= ?"))
     }
     let made = Table(
-      upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(SQLText.equalAll(keys))", links: links)
+      upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(dialect.equalAll(keys))", links: links)
     tables[table.name] = made
     return made
   }
@@ -93,21 +95,21 @@ struct StoreStatements {
       guard case .toMany(_, let link) = property.storage else { continue }
       let columns = GraphStore.linkColumns(table, property, in: layout)
       let owners = columns.owner.map(\.name)
-      var sql = "SELECT \(SQLText.list(owners + columns.target.map(\.name))) FROM \(SQLText.quoted(link))"
-      if byKey { sql += " WHERE \(SQLText.equalAll(owners))" }
-      sql += " ORDER BY \(SQLText.list(owners + ["position"]))"
+      var sql = "SELECT \(dialect.list(owners + columns.target.map(\.name))) FROM \(dialect.quoted(link))"
+      if byKey { sql += " WHERE \(dialect.equalAll(owners))" }
+      sql += " ORDER BY \(dialect.list(owners + ["position"]))"
       links.append((property.name, sql))
       if byKey {
         // positions run from 0 without gaps: the largest one is found in the key's index
         counts.append(
-          "SELECT coalesce(max(position) + 1, 0) FROM \(SQLText.quoted(link)) WHERE \(SQLText.equalAll(owners))"
+          "SELECT coalesce(max(position) + 1, 0) FROM \(dialect.quoted(link)) WHERE \(dialect.equalAll(owners))"
         )
       }
     }
     let keyNames = table.keyColumns.map(\.name)
     let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
-    var rows = "SELECT \(SQLText.list(columns)) FROM \(SQLText.quoted(table.name))"
-    if byKey { rows += " WHERE \(SQLText.equalAll(keyNames))" }
+    var rows = "SELECT \(dialect.list(columns)) FROM \(dialect.quoted(table.name))"
+    if byKey { rows += " WHERE \(dialect.equalAll(keyNames))" }
     let made = Reading(rows: rows, links: links, counts: counts)
     readings[name] = made
     return made

@@ -76,6 +76,6 @@ private func crashHelper() throws -> URL {
   // The file is sound and writable again.
   try reopened.write([put("Big", 1, ["id": 1])])
   #expect(try reopened.count(model: "Big") == 1)
-  let check = try sqlText(reopened.connection, "PRAGMA integrity_check")
+  let check = try sqlText(reopened.sqlite!, "PRAGMA integrity_check")
   #expect(check == "ok")
 }

@@ -164,21 +164,21 @@ func seed(_ store: GraphStore) throws {
 
   // The tables are plain SQL: typed columns, a link table with positions.
   #expect(
-    try sqlText(reopened.connection, "SELECT role FROM Member WHERE org = 'acme' AND login = 'mona'")
+    try sqlText(reopened.sqlite!, "SELECT role FROM Member WHERE org = 'acme' AND login = 'mona'")
       == "admin")
-  #expect(try sqlInt(reopened.connection, "SELECT \"on\" FROM Tag WHERE name = 'sun'") == 1)
-  #expect(try sqlText(reopened.connection, "SELECT typeof(score) FROM Tag WHERE name = 'sun'") == "real")
+  #expect(try sqlInt(reopened.sqlite!, "SELECT \"on\" FROM Tag WHERE name = 'sun'") == 1)
+  #expect(try sqlText(reopened.sqlite!, "SELECT typeof(score) FROM Tag WHERE name = 'sun'") == "real")
   #expect(
     try sqlText(
-      reopened.connection,
+      reopened.sqlite!,
       "SELECT group_concat(target, ',') FROM (SELECT target FROM \"Tag.tags\" WHERE owner = 'sea' ORDER BY position)"
     )
       == "sun,sea,sun")
-  #expect(try sqlText(reopened.connection, "SELECT best FROM Member") == "sun")
+  #expect(try sqlText(reopened.sqlite!, "SELECT best FROM Member") == "sun")
   #expect(
-    try sqlText(reopened.connection, "SELECT extra FROM Tag WHERE name = 'sun'")
+    try sqlText(reopened.sqlite!, "SELECT extra FROM Tag WHERE name = 'sun'")
       == #"{"z":null,"a":[true,false]}"#)
-  #expect(try sqlInt(reopened.connection, "SELECT value FROM strata_meta WHERE key = 'format'") == 2)
+  #expect(try sqlInt(reopened.sqlite!, "SELECT value FROM strata_meta WHERE key = 'format'") == 2)
 }
 
 @Test func anInMemoryStoreWorksTheSame() throws {
@@ -207,7 +207,7 @@ func seed(_ store: GraphStore) throws {
   try store.write([put("Member", ["$id": 3], ["role": "ghost"])])
   #expect(try values(store, "Member", ["$id": 3]) == ["role": "ghost"])
   #expect(
-    try sqlText(store.connection, "SELECT typeof(org) || typeof(login) FROM Member WHERE role = 'ghost'")
+    try sqlText(store.sqlite!, "SELECT typeof(org) || typeof(login) FROM Member WHERE role = 'ghost'")
       == "blobblob")
   // Reads nest inside an iteration (the same SQL runs on a second statement).
   var inner = 0
@@ -250,9 +250,9 @@ func seed(_ store: GraphStore) throws {
   try store.write([
     put("Tag", "a", ["name": "a", "tags": ["a", "b"]]), put("Tag", "a", ["name": "a", "tags": ["b"]]),
   ])
-  #expect(try sqlInt(store.connection, "SELECT count(*) FROM \"Tag.tags\"") == 1)
+  #expect(try sqlInt(store.sqlite!, "SELECT count(*) FROM \"Tag.tags\"") == 1)
   try store.write([remove("Tag", "a")])
-  #expect(try sqlInt(store.connection, "SELECT count(*) FROM \"Tag.tags\"") == 0)
+  #expect(try sqlInt(store.sqlite!, "SELECT count(*) FROM \"Tag.tags\"") == 0)
 }
 
 @Test func aFailingWriteLeavesTheFileUnchanged() throws {
@@ -275,7 +275,7 @@ func seed(_ store: GraphStore) throws {
 
   // The disk fills up half-way through: SQLITE_FULL is an io error, and the
   // updates and deletes done before it are rolled back.
-  let pages = try sqlInt(store.connection, "PRAGMA page_count")
+  let pages = try sqlInt(store.sqlite!, "PRAGMA page_count")
   try store.connection.execute("PRAGMA max_page_count = \(pages + 3)")
   var changes = (0..<50).map { remove("Old", .int(Int64($0))) }
   changes += (0..<2000).map {
@@ -396,7 +396,7 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
 @Test func aClosedStoreAndEscapedStatementsAreErrorsNotCrashes() throws {
   let store = try openStore(":memory:")
   var escaped: SQLiteStatement? = nil
-  try store.connection.withStatement("SELECT 1") { escaped = $0 }
+  try store.sqlite!.withStatement("SELECT 1") { escaped = $0 }
   store.close()
   store.close()
   #expect(errorCode { _ = try store.get(model: "Old", key: 1) } == .argument)
@@ -424,7 +424,7 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   try seed(writer)
   let reader = try openStore(path, busyTimeout: 50)
   defer { reader.close() }
-  let mode = try sqlText(writer.connection, "PRAGMA journal_mode")
+  let mode = try sqlText(writer.sqlite!, "PRAGMA journal_mode")
   #expect(mode == "wal")
 
   var checked = false

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from contextlib import contextmanager
 from ctypes import byref, c_size_t
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -141,10 +142,13 @@ class ImportResult(List[Record]):
         )
 
 
+# the password of a URL's user part (postgresql://user:password@host/db)
+_PASSWORD = re.compile(r"^([a-z]+://[^/?@:]*:)[^/?@]*@")
+
 class Context:
     """A graph context (``schema.context(path=None)``): the records of the
-    schema's models, uniqued by ``primaryKey``, in memory or in an SQLite
-    file. A ``with`` context manager that closes it. May be shared between
+    schema's models, uniqued by ``primaryKey``, in memory, in an SQLite
+    file or in a PostgreSQL database (a ``postgresql://`` URL). A ``with`` context manager that closes it. May be shared between
     threads (the engine locks)."""
 
     __slots__ = ("_handle", "_schema", "_path", "_relations", "__weakref__")
@@ -159,7 +163,7 @@ class Context:
         error = strata_error_t()
         handle = lib.strata_context_open(schema._handle, raw, byref(error))
         if not handle:
-            raise StrataError(last_errors(error), f"cannot open a graph context on {self._path or 'memory'}")
+            raise StrataError(last_errors(error), f"cannot open a graph context on {self._shown}")
         self._handle: Optional[int] = handle
 
     @property
@@ -169,8 +173,15 @@ class Context:
 
     @property
     def path(self) -> Optional[str]:
-        """The SQLite file, or None for a context in memory."""
+        """The SQLite file or the PostgreSQL URL, or None for a context in memory."""
         return self._path
+
+    @property
+    def _shown(self) -> str:
+        """Where the context is, as messages say it: a URL's password hidden."""
+        if self._path is None:
+            return "memory"
+        return _PASSWORD.sub(r"\1***@", self._path)
 
     @property
     def closed(self) -> bool:
@@ -198,7 +209,7 @@ class Context:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self._handle is None else (self._path or "memory")
+        state = "closed" if self._handle is None else self._shown
         return f"<strata.Context {state}>"
 
     def _live(self) -> int:

@@ -309,8 +309,9 @@ class Schema:
 
     def context(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Context:
         """Opens a graph context on this schema (docs/graph.md): in memory
-        (``path`` None) or on the SQLite file at ``path``. Also a ``with``
-        context manager that closes it."""
+        (``path`` None), on a PostgreSQL database when ``path`` is a URL
+        (``"postgresql://user@host:5432/db?schema=strata"``), or on the SQLite
+        file at ``path``. Also a ``with`` context manager that closes it."""
         return Context(self, path)
 
     def unarchive(self, blob: JSONInput) -> Model:

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import sqlite3
+import subprocess
 import tempfile
 from contextlib import closing
 from pathlib import Path
@@ -112,6 +115,8 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
         if counted != step["is"] or len(context.all(step["count"], stubs=stubs)) != counted:
             pytest.fail(f"{label}: count {counted}, expected {step['is']}")
     elif "sql" in step:
+        if context.path is not None and context.path.startswith("postgresql://"):
+            return  # the steps' SQL is SQLite's; test_graph_postgres.py reads PostgreSQL's tables
         assert context.path is not None, f"{label}: an sql step needs a case with \"file\": true"
         with closing(sqlite3.connect(f"file:{context.path}?mode=ro", uri=True)) as db:
             rows = [[{"blob": cell.hex()} if isinstance(cell, bytes) else cell for cell in row]
@@ -131,13 +136,35 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
 def run_graph_case(case: Dict[str, Any], schema_doc: Any) -> bool:
     """Runs a ``graph`` case; True if it was one. A case on a file runs
     twice, the second time with contexts that keep no record in their cache
-    between calls."""
+    between calls. With a PostgreSQL server (``STRATA_TEST_POSTGRES_URL``,
+    which scripts/test sets), every case runs once more on a graph of its
+    own there (a schema of the database, dropped after)."""
     if "graph" not in case:
         return False
     _run_graph_steps(case, schema_doc, None)
     if case.get("file"):
         _run_graph_steps(case, schema_doc, 0)
+    if POSTGRES_URL and "skip" not in case.get("postgres", {}):
+        _run_graph_steps(case, schema_doc, None, postgres=True)
     return True
+
+
+# the PostgreSQL server the graph cases run on too (scripts/pg-server)
+POSTGRES_URL = os.environ.get("STRATA_TEST_POSTGRES_URL")
+_postgres_graphs = itertools.count()
+
+
+def _postgres_graph() -> str:
+    """The URL of a new, empty graph on the test server: a schema of its own."""
+    return f"{POSTGRES_URL}?schema=conformance_{os.getpid()}_{next(_postgres_graphs)}"
+
+
+def _drop_postgres_graph(url: str) -> None:
+    base, _, schema = url.partition("?schema=")
+    subprocess.run(
+        ["psql", base, "-q", "-v", "ON_ERROR_STOP=1", "-c", f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'],
+        check=True, capture_output=True,
+    )
 
 
 def _open(schema: strata.Schema, path: Optional[str], cache: Optional[int]) -> strata.Context:
@@ -147,45 +174,58 @@ def _open(schema: strata.Schema, path: Optional[str], cache: Optional[int]) -> s
     return context
 
 
-def _run_graph_steps(case: Dict[str, Any], schema_doc: Any, cache: Optional[int]) -> None:
+def _run_graph_steps(case: Dict[str, Any], schema_doc: Any, cache: Optional[int], postgres: bool = False) -> None:
     schema = strata.Schema(schema_doc, key_injectors=_injectors(case.get("keyInjectors")))
+    if postgres:
+        url = _postgres_graph()
+        try:
+            _run_steps_at(case, schema, url, cache, " (PostgreSQL)")
+        finally:
+            _drop_postgres_graph(url)
+        return
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "graph.db") if case.get("file") else None
-        context = _open(schema, path, cache)
-        # a second context on the same file, opened when a step first names it
-        other: Optional[strata.Context] = None
-        try:
-            for position, step in enumerate(case["graph"]):
-                label = f"step {position}" if cache is None else f"step {position} (caching nothing)"
-                if step.get("other") and other is None:
-                    other = _open(schema, path, cache)
-                target = other if step.get("other") else context
-                assert target is not None
-                if step.get("reopen"):
-                    _read_blocks.clear()
-                    context.close()
-                    if other is not None:
-                        other.close()
-                        other = None
-                    context = _open(schema, path, cache)
-                elif "errors" in step:
-                    with pytest.raises(strata.MappingError) as failure:
-                        _step(step, target, label)
-                    problem = errors_difference(step["errors"], failure.value.errors)
-                    if problem:
-                        pytest.fail(f"{label}: errors differ:\n{problem}")
-                else:
-                    try:
-                        _step(step, target, label)
-                    except strata.StrataError as exc:
-                        pytest.fail(f"{label} failed:\n{exc}")
-                # the graph's invariants hold after every step, failed or not
+        _run_steps_at(case, schema, path, cache, "")
+
+
+def _run_steps_at(case: Dict[str, Any], schema: strata.Schema, path: Optional[str], cache: Optional[int],
+                  where: str) -> None:
+    context = _open(schema, path, cache)
+    # a second context on the same file, opened when a step first names it
+    other: Optional[strata.Context] = None
+    try:
+        for position, step in enumerate(case["graph"]):
+            label = f"step {position}" if cache is None else f"step {position} (caching nothing)"
+            label += where
+            if step.get("other") and other is None:
+                other = _open(schema, path, cache)
+            target = other if step.get("other") else context
+            assert target is not None
+            if step.get("reopen"):
+                _read_blocks.clear()
+                context.close()
+                if other is not None:
+                    other.close()
+                    other = None
+                context = _open(schema, path, cache)
+            elif "errors" in step:
+                with pytest.raises(strata.MappingError) as failure:
+                    _step(step, target, label)
+                problem = errors_difference(step["errors"], failure.value.errors)
+                if problem:
+                    pytest.fail(f"{label}: errors differ:\n{problem}")
+            else:
                 try:
-                    context.check()
+                    _step(step, target, label)
                 except strata.StrataError as exc:
-                    pytest.fail(f"{label}: graph invariants broken:\n{exc}")
-        finally:
-            _read_blocks.clear()
-            context.close()
-            if other is not None:
-                other.close()
+                    pytest.fail(f"{label} failed:\n{exc}")
+            # the graph's invariants hold after every step, failed or not
+            try:
+                context.check()
+            except strata.StrataError as exc:
+                pytest.fail(f"{label}: graph invariants broken:\n{exc}")
+    finally:
+        _read_blocks.clear()
+        context.close()
+        if other is not None:
+            other.close()
