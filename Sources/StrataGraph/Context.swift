@@ -13,7 +13,7 @@ import Strata
 ///
 /// A context may be shared between threads: every call takes its lock.
 public final class Context: Sendable {
-  let engine: GraphContext
+  package let engine: GraphContext
 
   /// The schema.
   public var schema: Schema { engine.schema }
@@ -264,7 +264,8 @@ public struct ImportResult: Sendable {
   public let unchanged: [String: Int]
   /// Records deleted (orphans), by model name.
   public let deleted: [String: Int]
-  /// Records given no key (made fresh): where, which model, and why.
+  /// Records given no key (made fresh): where, which model, and why; and,
+  /// on PostgreSQL, a transaction the server gave up and that ran again.
   public let warnings: [ErrorDetail]
   /// The response's metadata (the model's `meta`, or the call's `meta`),
   /// as `Schema.mapResponse` gives it: nil when none is declared or the

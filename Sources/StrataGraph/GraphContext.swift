@@ -20,7 +20,7 @@ package final class GraphContext: @unchecked Sendable {
   /// The file, or nil for a context in memory only.
   package let path: String?
   let memory: GraphMemory
-  var store: GraphStore?
+  package internal(set) var store: GraphStore?
   private var closed = false
   /// True while an import or delete runs (a callback may read, not change).
   private var changing = false
@@ -44,6 +44,10 @@ package final class GraphContext: @unchecked Sendable {
   /// change) to its end, and no call asks the file whether another
   /// connection wrote it.
   private var readBlocks = 0
+  /// How many times the running change's write transaction has begun: more
+  /// than once when the database gave it up and it runs again (PostgreSQL's
+  /// serialization failures and deadlocks; `finish` warns of it).
+  private var writeAttempts = 0
 
   /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
   /// file at `path` (created when missing). Only the file's metadata is read
@@ -179,9 +183,13 @@ package final class GraphContext: @unchecked Sendable {
       return settled(body(), store, change: true)
     }
     let result: Result<R, StrataError>
+    writeAttempts = 0
     do throws(StrataError) {
       result = .success(
         try store.connection.writeTransaction { () throws(StrataError) -> R in
+          writeAttempts += 1
+          // a run again starts from the database: the cache may hold what the given-up run read
+          if writeAttempts > 1 { memory.evict() }
           try refresh(store)
           if !memory.complete {
             memory.nextSynthetic = max(memory.nextSynthetic, try store.largestSyntheticKey() + 1)
@@ -422,6 +430,14 @@ package final class GraphContext: @unchecked Sendable {
         changes = try GraphCommit.commit(&importer.transaction, memory: memory, store: store)
       } catch {
         return .failure(error)
+      }
+      if writeAttempts > 1 {
+        importer.warnings.append(
+          ImportWarning(
+            path: "", model: "",
+            message:
+              "the database gave up the import's transaction \(writeAttempts - 1) time(s) (a serialization failure or a deadlock): it ran again and committed once"
+          ))
       }
       let changed = Set(changes.changed.map(ObjectIdentifier.init))
       let unchanged = importer.updated.filter { !$0.isDeleted && !changed.contains(ObjectIdentifier($0)) }

@@ -43,11 +43,25 @@ private func counts(_ json: JSON) -> [String: Int] {
 
 /// Runs a `graph` case: its steps in order on one context; a case on a file
 /// twice, the second time with contexts that keep no record in their cache
-/// between calls. True when the case was one.
+/// between calls. With a PostgreSQL server (`STRATA_TEST_POSTGRES_URL`,
+/// which scripts/test sets), every case runs once more on a graph of its
+/// own there (a schema of the database, dropped after), unless the case
+/// says `"postgres": {"skip": why}`. True when the case was one.
 func runGraphCase(_ testCase: ConformanceCase) -> Bool {
   guard case .array? = testCase.body["graph"] else { return false }
   runGraphSteps(testCase, cache: nil)
   if testCase.body["file"] == .bool(true) { runGraphSteps(testCase, cache: 0) }
+  if let server = ProcessInfo.processInfo.environment["STRATA_TEST_POSTGRES_URL"],
+    testCase.body["postgres"]?["skip"] == nil
+  {
+    let schema = "conformance_swift_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+    runGraphSteps(testCase, cache: nil, postgres: server + "?schema=" + schema)
+    do {
+      try PostgresConnection(url: server).execute("DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE")
+    } catch {
+      Issue.record("the case's PostgreSQL schema was not dropped: \(error)")
+    }
+  }
   return true
 }
 
@@ -59,7 +73,7 @@ private func openGraph(_ schema: Schema, _ path: String?, cache: Int?) throws(St
 }
 
 /// Runs a `graph` case's steps in order on one context.
-private func runGraphSteps(_ testCase: ConformanceCase, cache: Int?) {
+private func runGraphSteps(_ testCase: ConformanceCase, cache: Int?, postgres: String? = nil) {
   let body = testCase.body
   guard case .array(let steps)? = body["graph"] else { return }
   let schema: Schema
@@ -73,7 +87,8 @@ private func runGraphSteps(_ testCase: ConformanceCase, cache: Int?) {
     "strata-graph-\(UUID().uuidString)")
   try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
-  let path: String? = body["file"] == .bool(true) ? directory.appendingPathComponent("graph.db").path : nil
+  let path: String? =
+    postgres ?? (body["file"] == .bool(true) ? directory.appendingPathComponent("graph.db").path : nil)
   var context: Context
   do {
     context = try openGraph(schema, path, cache: cache)
@@ -85,7 +100,9 @@ private func runGraphSteps(_ testCase: ConformanceCase, cache: Int?) {
   var other: Context? = nil
   defer { other?.close() }
   for (position, step) in steps.enumerated() {
-    let label = cache == nil ? "step \(position)" : "step \(position) (caching nothing)"
+    let label =
+      (cache == nil ? "step \(position)" : "step \(position) (caching nothing)")
+      + (postgres == nil ? "" : " (PostgreSQL)")
     // The graph's invariants hold after every step, failed or not.
     defer {
       do { try context.check() } catch { Issue.record("\(label): graph invariants broken: \(error)") }
@@ -211,6 +228,8 @@ private func runGraphStep(
         try context.count(model, where: condition, stubs: stubs) == records.count, "\(label): count(where:)")
     }
   } else if case .string(let sql)? = step["sql"] {
+    // the steps' SQL is SQLite's: PostgresGraphTests reads PostgreSQL's tables
+    if let path, PostgresURL.isPostgres(path) { return }
     guard let path else {
       Issue.record("\(label): an sql step needs a case with \"file\": true")
       return

@@ -7,13 +7,13 @@ import Testing
 /// The server of these tests: `scripts/pg-server start DIR` prints the
 /// variables (scripts/test starts one and exports them, with
 /// STRATA_TEST_POSTGRES_REQUIRED=1 so that CI never skips these tests).
-private let environment = ProcessInfo.processInfo.environment
-private let serverURL = environment["STRATA_TEST_POSTGRES_URL"]
-private let passwordURL = environment["STRATA_TEST_POSTGRES_PASSWORD_URL"]
-private let serverRequired = environment["STRATA_TEST_POSTGRES_REQUIRED"] == "1"
+let environment = ProcessInfo.processInfo.environment
+let serverURL = environment["STRATA_TEST_POSTGRES_URL"]
+let passwordURL = environment["STRATA_TEST_POSTGRES_PASSWORD_URL"]
+let serverRequired = environment["STRATA_TEST_POSTGRES_REQUIRED"] == "1"
 
 /// The server's URL with a schema of the test's own (dropped by `dropSchema`).
-private func testURL() throws -> (url: String, schema: String) {
+func testURL() throws -> (url: String, schema: String) {
   guard let serverURL else {
     throw MissingServer("STRATA_TEST_POSTGRES_URL is not set")
   }
@@ -21,7 +21,7 @@ private func testURL() throws -> (url: String, schema: String) {
   return (serverURL + (serverURL.contains("?") ? "&" : "?") + "schema=" + schema, schema)
 }
 
-private func dropSchema(_ schema: String) throws {
+func dropSchema(_ schema: String) throws {
   guard let serverURL else { return }
   let connection = try PostgresConnection(url: serverURL)
   try connection.execute("DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE")
@@ -29,13 +29,13 @@ private func dropSchema(_ schema: String) throws {
 
 /// A test of the suite found no server to run against (it fails: the suite
 /// runs only when a server is given, or required).
-private struct MissingServer: Error, CustomStringConvertible {
+struct MissingServer: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
 
 /// The message of the StrataError `body` throws (a failure when it throws none).
-private func strataError(_ body: () throws -> Void) -> StrataError? {
+func strataError(_ body: () throws -> Void) -> StrataError? {
   do {
     try body()
   } catch let error as StrataError {

@@ -29,6 +29,11 @@ package final class PostgresStoreConnection: StoreConnection {
   /// How many times the last write transaction ran again after the server
   /// gave it up.
   package private(set) var lastRetries = 0
+  /// For tests: how many of the next write transactions fail as the server
+  /// fails a transaction it gives up (SQLSTATE 40001, raised by the server
+  /// at the end of the transaction's work), so that the retry is tested
+  /// through the server.
+  package var givenUpTransactions = 0
 
   /// Connects to `url` (`PostgresURL`).
   package init(url: String) throws(StrataError) {
@@ -61,14 +66,30 @@ package final class PostgresStoreConnection: StoreConnection {
     openWrites = true
     defer { openWrites = false }
     let (result, retries) = try connection.writeTransaction(lock: lock) { () throws(StrataError) -> R in
+      counted = false
       let result = try body()
-      try connection.execute(
-        "UPDATE strata_meta SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'changes'")
+      // committed by `body` already (`commitNow`), or by the caller now
+      if connection.inTransaction { try countCommit() }
       return result
     }
     lastRetries = retries
-    ownCommits += 1
+    if counted { ownCommits += 1 }
     return result
+  }
+
+  /// True once the open write transaction added its one to the change counter.
+  private var counted = false
+
+  /// Adds the write transaction's one to the change counter, just before it commits.
+  private func countCommit() throws(StrataError) {
+    if givenUpTransactions > 0 {
+      givenUpTransactions -= 1
+      try connection.execute(
+        "DO $$ BEGIN RAISE EXCEPTION 'given up for a test' USING ERRCODE = '40001'; END $$")
+    }
+    try connection.execute(
+      "UPDATE strata_meta SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT) WHERE key = 'changes'")
+    counted = true
   }
 
   package func readTransaction<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
@@ -82,7 +103,9 @@ package final class PostgresStoreConnection: StoreConnection {
   package func beginReading() throws(StrataError) { try connection.execute(Self.readBegin) }
 
   package func commitNow() throws(StrataError) {
-    if connection.inTransaction { try connection.execute("COMMIT") }
+    guard connection.inTransaction else { return }
+    if openWrites && !counted { try countCommit() }
+    try connection.execute("COMMIT")
   }
 
   package func dataVersion() throws(StrataError) -> Int64 {
