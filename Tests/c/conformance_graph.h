@@ -326,6 +326,8 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
         json_decref(query);
     } else if (json_is_string(json_object_get(step, "sql"))) {
         char message[256] = "";
+        if (path != NULL && strncmp(path, "postgresql://", 13) == 0)
+            return context; /* the steps' SQL is SQLite's */
         json_t *rows = path != NULL ? graph_sql_rows(path, json_string_value(json_object_get(step, "sql")), message,
                                                      sizeof message)
                                     : NULL;
@@ -381,6 +383,10 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
 }
 
 /* Runs a `graph` case's steps on one context (and a second one on its file when a step names it). */
+/* The PostgreSQL server every case also runs on (STRATA_TEST_POSTGRES_URL, which scripts/test sets), or NULL. */
+static const char *graph_postgres = NULL;
+static unsigned graph_postgres_graphs = 0;
+
 static void run_graph_steps(const char *file, const char *name, const json_t *schema_doc, const json_t *c) {
     const json_t *steps = json_object_get(c, "graph");
     const json_t *injectors = json_object_get(c, "keyInjectors");
@@ -388,7 +394,7 @@ static void run_graph_steps(const char *file, const char *name, const json_t *sc
     strata_schema_t *schema;
     strata_context_t *context, *other = NULL;
     strata_error_t err;
-    char folder[] = "/tmp/strata-graph-conformance-XXXXXX", path[128], sibling[160];
+    char folder[] = "/tmp/strata-graph-conformance-XXXXXX", path[1024], sibling[1100], schema_name[64] = "";
     const char *model;
     json_t *rule;
     size_t i;
@@ -406,7 +412,11 @@ static void run_graph_steps(const char *file, const char *name, const json_t *sc
         return;
     }
     path[0] = '\0';
-    if (json_is_true(json_object_get(c, "file"))) {
+    if (graph_postgres != NULL) {
+        /* a graph of its own: a schema of the database, dropped after */
+        snprintf(schema_name, sizeof schema_name, "conformance_c_%ld_%u", (long)getpid(), graph_postgres_graphs++);
+        snprintf(path, sizeof path, "%s?schema=%s", graph_postgres, schema_name);
+    } else if (json_is_true(json_object_get(c, "file"))) {
         if (mkdtemp(folder) == NULL) {
             fail(file, name, "cannot make a temporary folder");
             strata_schema_decref(schema);
@@ -421,7 +431,11 @@ static void run_graph_steps(const char *file, const char *name, const json_t *sc
         for (i = 0; i < json_array_size(steps) && context != NULL; i++) {
             const json_t *step = json_array_get(steps, i);
             char label[32];
-            snprintf(label, sizeof label, graph_cache < 0 ? "step %zu" : "step %zu (caching nothing)", i);
+            snprintf(label, sizeof label,
+                     graph_postgres != NULL ? "step %zu (PostgreSQL)"
+                     : graph_cache < 0      ? "step %zu"
+                                            : "step %zu (caching nothing)",
+                     i);
             if (json_is_true(json_object_get(step, "reopen")) && other != NULL) {
                 strata_context_close(other);
                 strata_context_decref(other);
@@ -456,7 +470,13 @@ static void run_graph_steps(const char *file, const char *name, const json_t *sc
         strata_context_decref(context);
     }
     strata_schema_decref(schema);
-    if (path[0]) {
+    if (graph_postgres != NULL) {
+        char command[1400];
+        snprintf(command, sizeof command, "psql '%s' -q -c 'DROP SCHEMA IF EXISTS \"%s\" CASCADE' >/dev/null 2>&1",
+                 graph_postgres, schema_name);
+        if (system(command) != 0)
+            fail(file, name, "cannot drop the case's PostgreSQL schema %s", schema_name);
+    } else if (path[0]) {
         const char *suffixes[] = {"", "-wal", "-shm"};
         for (i = 0; i < 3; i++) {
             snprintf(sibling, sizeof sibling, "%s%s", path, suffixes[i]);
@@ -467,7 +487,9 @@ static void run_graph_steps(const char *file, const char *name, const json_t *sc
 }
 
 /* Runs a `graph` case; 1 when the case was one. A case on a file runs twice,
-   the second time with contexts that keep no record in their cache between calls. */
+   the second time with contexts that keep no record in their cache between calls.
+   With a PostgreSQL server (STRATA_TEST_POSTGRES_URL), every case runs once more
+   on a graph of its own there, unless it says "postgres": {"skip": why}. */
 static int run_graph_case(const char *file, const char *name, const json_t *schema_doc, const json_t *c) {
     if (!json_is_array(json_object_get(c, "graph")))
         return 0;
@@ -478,5 +500,9 @@ static int run_graph_case(const char *file, const char *name, const json_t *sche
         run_graph_steps(file, name, schema_doc, c);
         graph_cache = -1;
     }
+    graph_postgres = getenv("STRATA_TEST_POSTGRES_URL");
+    if (graph_postgres != NULL && json_object_get(json_object_get(c, "postgres"), "skip") == NULL)
+        run_graph_steps(file, name, schema_doc, c);
+    graph_postgres = NULL;
     return 1;
 }
