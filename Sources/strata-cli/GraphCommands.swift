@@ -16,7 +16,7 @@ enum ImportCommand {
     ],
     flags: [],
     options: [
-      ("db", "file", "The SQLite graph file (created when missing)."),
+      ("db", "file", "The SQLite graph file (created when missing), or a postgresql:// URL."),
       (
         "root", "path",
         "Where the records are in the response (a key path or JSON Pointer), over the model's root."
@@ -129,7 +129,7 @@ enum GetCommand {
     ],
     flags: [("flat", "Print relationships as keys instead of nesting the related records.")],
     options: [
-      ("db", "file", "The SQLite graph file."),
+      ("db", "file", "The SQLite graph file, or a postgresql:// URL."),
       (
         "depth", "n",
         "Nest the related records of the first n levels only, and print those below as keys (0: as --flat)."
@@ -202,9 +202,10 @@ enum GraphFile {
   }
 
   /// A context on the graph file at `path`, which must exist (a command
-  /// that reads makes no file); nil after printing the error.
+  /// that reads makes no file), or on the PostgreSQL graph a URL names;
+  /// nil after printing the error.
   static func open(_ schema: Schema, _ path: String) -> Context? {
-    guard access(path, F_OK) == 0 else {
+    guard PostgresURL.isPostgres(path) || access(path, F_OK) == 0 else {
       Output.errors(
         StrataError([ErrorDetail(path: "", code: .io, message: "no graph file '\(path)'")]), file: path)
       return nil

@@ -11,7 +11,7 @@ enum QueryCommand {
     arguments: [("schema", "The schema file.", false), ("model", "The model of the records.", false)],
     flags: [("no-stubs", "Leave out the records known by their key only.")],
     options: [
-      ("db", "file", "The SQLite graph file."),
+      ("db", "file", "The SQLite graph file, or a postgresql:// URL."),
       ("where", "json", #"The condition, as JSON: {"user.name": "ann", "retweetCount": {">=": 10}}."#),
       ("order-by", "names", "Property names or key paths, comma-separated, '-' first for descending."),
       ("limit", "n", "At most n records."),

@@ -1,0 +1,145 @@
+"""The graph on PostgreSQL from Python (docs/graph.md, "PostgreSQL"): writers
+in several processes importing overlapping pages at once, the tables as
+PostgreSQL holds them, the shell's --db URL, and errors that hide the
+password. graph.json runs there too (graph_conformance.py).
+
+Needs the test server (scripts/pg-server; scripts/test starts one and sets
+STRATA_TEST_POSTGRES_URL): skipped without one, unless
+STRATA_TEST_POSTGRES_REQUIRED=1 (CI), which makes its absence a failure."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Iterator, List
+
+import pytest
+
+import strata
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE = ROOT / "examples" / "graph"
+SERVER = os.environ.get("STRATA_TEST_POSTGRES_URL")
+REQUIRED = os.environ.get("STRATA_TEST_POSTGRES_REQUIRED") == "1"
+
+if SERVER is None and not REQUIRED:
+    pytest.skip("no PostgreSQL server: run scripts/pg-server start DIR and export what it prints",
+                allow_module_level=True)
+
+
+def psql(sql: str) -> List[List[str]]:
+    """Rows of `sql` run by psql on the test server, as text."""
+    assert SERVER is not None, "STRATA_TEST_POSTGRES_REQUIRED is set but STRATA_TEST_POSTGRES_URL is not"
+    done = subprocess.run(["psql", SERVER, "-q", "-A", "-t", "-F", "|", "-v", "ON_ERROR_STOP=1", "-c", sql],
+                          check=True, capture_output=True, text=True)
+    return [line.split("|") for line in done.stdout.splitlines() if line]
+
+
+@pytest.fixture
+def graph() -> Iterator[str]:
+    """The URL of a new graph on the test server (its own schema, dropped after)."""
+    assert SERVER is not None, "STRATA_TEST_POSTGRES_REQUIRED is set but STRATA_TEST_POSTGRES_URL is not"
+    name = f"pytest_{uuid.uuid4().hex[:12]}"
+    yield f"{SERVER}?schema={name}"
+    psql(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+WORKER = r"""
+import json, sys
+import strata
+url, worker, pages = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+schema = strata.Schema.from_file(sys.argv[4])
+with schema.context(url) as ctx:
+    for page in range(pages):
+        # every page names the same five users; posts of pages overlap between workers
+        first = (worker * pages + page) * 10 // 2
+        posts = [{"id": first + i, "title": f"w{worker}p{page}", "author": {"id": (first + i) % 5, "login": f"u{(first + i) % 5}"},
+                  "tags": [f"t{(first + i) % 3}"]} for i in range(10)]
+        ctx.import_("Post", json.dumps({"data": {"posts": posts}}))
+"""
+
+
+def test_four_processes_import_overlapping_pages_and_lose_nothing(graph: str, tmp_path: Path) -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(graph) as ctx:  # the tables made once, before the workers race
+        assert ctx.count("Post") == 0
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    pages = 8
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "bindings" / "python"))
+    workers = [subprocess.Popen([sys.executable, str(script), graph, str(worker), str(pages), str(EXAMPLE / "schema.json")],
+                                env=env, stderr=subprocess.PIPE, text=True) for worker in range(4)]
+    for worker in workers:
+        _, errors = worker.communicate(timeout=300)
+        assert worker.returncode == 0, errors
+    expected = set()
+    for worker in range(4):
+        for page in range(pages):
+            first = (worker * pages + page) * 10 // 2
+            expected.update(range(first, first + 10))
+    with schema.context(graph) as ctx:
+        ctx.check()
+        assert sorted(post.key for post in ctx.all("Post")) == sorted(expected)
+        assert ctx.count("User") == 5
+        for user in ctx.all("User"):
+            # every post of the user in its list, once: no update lost, no inverse broken
+            assert sorted(post.key for post in user["posts"]) == sorted(k for k in expected if k % 5 == user.key)
+    # no duplicate: one row per key, one link row per post and tag
+    assert psql(f'SELECT count(*), count(DISTINCT id) FROM {_schema(graph)}."Post"') == [[str(len(expected))] * 2]
+    assert psql(f'SELECT count(*) FROM {_schema(graph)}."Post.tags"') == [[str(len(expected))]]
+
+
+def _schema(url: str) -> str:
+    return '"' + url.partition("?schema=")[2] + '"'
+
+
+def test_the_tables_are_postgresql_tables_anyone_reads(graph: str) -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(graph) as ctx:
+        ctx.import_("Post", (EXAMPLE / "posts.json").read_text())
+    name = graph.partition("?schema=")[2]
+    columns = psql("SELECT column_name, data_type, collation_name FROM information_schema.columns "
+                   f"WHERE table_schema = '{name}' AND table_name = 'Post' ORDER BY ordinal_position")
+    assert columns == [["id", "bigint", ""], ["strata_type", "text", ""], ["strata_stub", "bigint", ""],
+                       ["strata_extra", "text", ""], ["title", "text", "C"], ["author", "bigint", ""]]
+    rows = psql(f'SELECT p.title, u.login FROM {_schema(graph)}."Post" p JOIN {_schema(graph)}."User" u '
+                "ON p.author = u.id ORDER BY p.id")
+    assert rows == [["Hello", "ann"], ["Again", "ann"], ["Mine", "bob"]]
+    tags = psql(f'SELECT owner, position, target FROM {_schema(graph)}."Post.tags" ORDER BY owner, position')
+    assert tags == [["1", "0", "sun"], ["1", "1", "sea"], ["2", "0", "sea"]]
+
+
+def test_the_shell_takes_a_url_for_db(graph: str) -> None:
+    cli = ROOT / "build" / "strata"
+    if not cli.exists():
+        pytest.skip("build/strata is not built (scripts/build)")
+    schema = str(EXAMPLE / "schema.json")
+    done = subprocess.run([str(cli), "import", schema, "Post", str(EXAMPLE / "posts.json"), "--db", graph],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    got = subprocess.run([str(cli), "get", schema, "User", "7", "--db", graph, "--flat"], capture_output=True, text=True)
+    assert got.returncode == 0, got.stderr
+    assert '"login": "ann"' in got.stdout or '"login":"ann"' in got.stdout
+
+
+def test_a_wrong_server_is_an_io_error_that_hides_the_password() -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with pytest.raises(strata.StrataError) as info:
+        schema.context("postgresql://ann:s3cret@127.0.0.1:1/none?schema=x")
+    assert info.value.errors[0]["code"] == "io"
+    assert "s3cret" not in str(info.value)
+    assert "***" in str(info.value)
+
+
+def test_a_record_without_a_key_is_refused_and_nothing_is_written(graph: str) -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with schema.context(graph) as ctx:
+        with pytest.raises(strata.MappingError) as info:
+            ctx.import_("Post", '{"data": {"posts": [{"id": 1, "title": "a", "author": {"login": "nobody"}}]}}')
+        assert info.value.errors[0]["path"] == "/data/posts/0/author"
+        assert "key injector" in info.value.errors[0]["message"]
+        assert ctx.count("Post") == 0
+        assert repr(ctx).startswith("<strata.Context postgresql://")
