@@ -159,6 +159,15 @@ extension GraphStore {
   /// statements are looked up once. `progress` counts the changes applied.
   func apply(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?) throws(StrataError)
   {
+    try connection.batchingWrites { () throws(StrataError) in
+      try applyInOrder(changes, layout: layout, progress: progress)
+    }
+  }
+
+  /// `apply`, the writes themselves.
+  private func applyInOrder(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?)
+    throws(StrataError)
+  {
     let order = Self.keyOrder(changes)
     var done = 0
     var next = 0

@@ -21,6 +21,10 @@ package protocol StoreConnection: AnyObject {
     throws(StrataError) -> R
   /// Runs one statement without parameters to its end (rows ignored).
   func execute(_ sql: String) throws(StrataError)
+  /// Runs `body`, whose statements only write (nobody reads their rows):
+  /// PostgreSQL sends them together and reads their answers at the end,
+  /// where the first failure is thrown; SQLite runs them as they come.
+  func batchingWrites<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R
   /// Runs `body` in one write transaction that holds the graph's write
   /// lock from its start (writers take turns), committed at the end and
   /// rolled back, leaving nothing, when `body` or the commit fails. Inside
@@ -61,6 +65,8 @@ extension SQLiteConnection: StoreConnection {
   }
 
   package func beginReading() throws(StrataError) { try execute("BEGIN") }
+
+  package func batchingWrites<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R { try body() }
 
   package func hasTable(_ name: String) throws(StrataError) -> Bool {
     try withStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?") {

@@ -435,6 +435,41 @@ extension PostgresConnectionTests {
     #expect(runs == 1)
   }
 
+  @Test func statementsSentTogetherAreAnsweredAtTheFlushTheFirstFailureThrown() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    try connection.execute("CREATE TABLE t(id bigint PRIMARY KEY, name text)")
+    // more statements than one flush holds, all committed together
+    try connection.transaction { () throws(StrataError) in
+      for id in 0..<(PostgresConnection.pipelineDepth * 2 + 7) {
+        try connection.send("INSERT INTO t VALUES($1, $2)", [.integer(Int64(id)), .text("n\(id)")])
+      }
+      try connection.flush()
+    }
+    #expect(
+      try connection.execute("SELECT count(*), max(name) FROM t WHERE name LIKE 'n%'").rows == [
+        [.integer(Int64(PostgresConnection.pipelineDepth * 2 + 7)), .text("n999")]
+      ])
+    // the second of three fails: its error at the flush, the transaction rolled back
+    let error = strataError {
+      try connection.transaction { () throws(StrataError) in
+        try connection.send("INSERT INTO t VALUES($1, $2)", [.integer(-1), .text("first")])
+        try connection.send("INSERT INTO t VALUES($1, $2)", [.integer(0), .text("taken")])
+        try connection.send("INSERT INTO t VALUES($1, $2)", [.integer(-2), .text("third")])
+        // a statement that waits for its answer answers what was sent first
+        _ = try connection.execute("SELECT 1")
+      }
+    }
+    #expect(error?.errors.first?.code == .argument)
+    #expect(error?.errors.first?.message.contains("23505") == true)
+    #expect(try connection.execute("SELECT count(*) FROM t WHERE id < 0").rows == [[.integer(0)]])
+    // and the connection goes on
+    try connection.send("INSERT INTO t VALUES($1, $2)", [.integer(-3), .text("after")])
+    try connection.flush()
+    #expect(try connection.execute("SELECT name FROM t WHERE id = -3").rows == [[.text("after")]])
+  }
+
   @Test func writersOfOneGraphTakeTurns() throws {
     let (url, schema) = try testURL()
     defer { try? dropSchema(schema) }

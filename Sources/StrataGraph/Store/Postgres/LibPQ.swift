@@ -16,6 +16,29 @@ package final class LibPQ: Sendable {
       OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?,
       UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
     ) -> OpaquePointer?
+  typealias Prepare =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?
+    )
+    -> OpaquePointer?
+  typealias SendPrepare =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?
+    )
+    -> Int32
+  typealias ExecPrepared =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?,
+      UnsafePointer<Int32>?,
+      UnsafePointer<Int32>?, Int32
+    ) -> OpaquePointer?
+  typealias SendQueryPrepared =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?,
+      UnsafePointer<Int32>?,
+      UnsafePointer<Int32>?, Int32
+    ) -> Int32
+  typealias ConnectionResult = @convention(c) (OpaquePointer?) -> OpaquePointer?
   typealias ResultInt = @convention(c) (OpaquePointer?) -> Int32
   typealias ResultVoid = @convention(c) (OpaquePointer?) -> Void
   typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
@@ -33,6 +56,14 @@ package final class LibPQ: Sendable {
   let reset: ConnectionVoid
   let transactionStatus: ConnectionInt
   let execParams: ExecParams
+  let prepare: Prepare
+  let execPrepared: ExecPrepared
+  let sendPrepare: SendPrepare
+  let sendQueryPrepared: SendQueryPrepared
+  let getResult: ConnectionResult
+  let enterPipelineMode: ConnectionInt
+  let exitPipelineMode: ConnectionInt
+  let pipelineSync: ConnectionInt
   let resultStatus: ResultInt
   let resultErrorField: ResultField
   let clear: ResultVoid
@@ -67,72 +98,56 @@ package final class LibPQ: Sendable {
             "cannot load libpq (\(name): \(reason)): a PostgreSQL graph needs PostgreSQL's client library; install it (Debian and Ubuntu: apt install libpq5; elsewhere the libpq package), or name its file in STRATA_LIBPQ"
         ))
     }
-    var missing: [String] = []
-    func symbol<T>(_ symbolName: String, as type: T.Type) -> T? {
-      guard let address = dlsym(handle, symbolName) else {
-        missing.append(symbolName)
-        return nil
-      }
-      return unsafeBitCast(address, to: type)
-    }
-    let library = LibPQ(
-      connectdb: symbol("PQconnectdb", as: ConnectDB.self),
-      status: symbol("PQstatus", as: ConnectionInt.self),
-      errorMessage: symbol("PQerrorMessage", as: ConnectionText.self),
-      finish: symbol("PQfinish", as: ConnectionVoid.self),
-      reset: symbol("PQreset", as: ConnectionVoid.self),
-      transactionStatus: symbol("PQtransactionStatus", as: ConnectionInt.self),
-      execParams: symbol("PQexecParams", as: ExecParams.self),
-      resultStatus: symbol("PQresultStatus", as: ResultInt.self),
-      resultErrorField: symbol("PQresultErrorField", as: ResultField.self),
-      clear: symbol("PQclear", as: ResultVoid.self),
-      ntuples: symbol("PQntuples", as: ResultInt.self),
-      nfields: symbol("PQnfields", as: ResultInt.self),
-      fname: symbol("PQfname", as: ResultField.self),
-      ftype: symbol("PQftype", as: ResultType.self),
-      getvalue: symbol("PQgetvalue", as: CellText.self),
-      getlength: symbol("PQgetlength", as: CellInt.self),
-      getisnull: symbol("PQgetisnull", as: CellInt.self),
-      setNoticeProcessor: symbol("PQsetNoticeProcessor", as: SetNoticeProcessor.self))
-    guard let library else {
+    do throws(MissingSymbol) {
+      // the handle stays open for the process: the functions are kept
+      return .success(try LibPQ(handle))
+    } catch {
       dlclose(handle)
       return .failure(
         StrataError(
           code: .io,
-          message: "\(name) is not a libpq this engine can use: it lacks \(missing.joined(separator: ", "))"))
+          message:
+            "\(name) is not a libpq this engine can use: it lacks \(error.name) (libpq 14 or later has everything)"
+        ))
     }
-    // the handle stays open for the process: the functions are kept
-    return .success(library)
   }
 
-  private init?(
-    connectdb: ConnectDB?, status: ConnectionInt?, errorMessage: ConnectionText?, finish: ConnectionVoid?,
-    reset: ConnectionVoid?, transactionStatus: ConnectionInt?, execParams: ExecParams?,
-    resultStatus: ResultInt?, resultErrorField: ResultField?, clear: ResultVoid?, ntuples: ResultInt?,
-    nfields: ResultInt?, fname: ResultField?, ftype: ResultType?, getvalue: CellText?, getlength: CellInt?,
-    getisnull: CellInt?, setNoticeProcessor: SetNoticeProcessor?
-  ) {
-    guard let connectdb, let status, let errorMessage, let finish, let reset, let transactionStatus,
-      let execParams, let resultStatus, let resultErrorField, let clear, let ntuples, let nfields, let fname,
-      let ftype, let getvalue, let getlength, let getisnull, let setNoticeProcessor
-    else { return nil }
-    self.connectdb = connectdb
-    self.status = status
-    self.errorMessage = errorMessage
-    self.finish = finish
-    self.reset = reset
-    self.transactionStatus = transactionStatus
-    self.execParams = execParams
-    self.resultStatus = resultStatus
-    self.resultErrorField = resultErrorField
-    self.clear = clear
-    self.ntuples = ntuples
-    self.nfields = nfields
-    self.fname = fname
-    self.ftype = ftype
-    self.getvalue = getvalue
-    self.getlength = getlength
-    self.getisnull = getisnull
-    self.setNoticeProcessor = setNoticeProcessor
+  /// A function the library lacks.
+  private struct MissingSymbol: Error {
+    let name: String
+  }
+
+  /// The functions of the library `handle` (dlopen'd); the first one missing is thrown.
+  private init(_ handle: UnsafeMutableRawPointer) throws(MissingSymbol) {
+    func symbol<T>(_ name: String) throws(MissingSymbol) -> T {
+      guard let address = dlsym(handle, name) else { throw MissingSymbol(name: name) }
+      return unsafeBitCast(address, to: T.self)
+    }
+    connectdb = try symbol("PQconnectdb")
+    status = try symbol("PQstatus")
+    errorMessage = try symbol("PQerrorMessage")
+    finish = try symbol("PQfinish")
+    reset = try symbol("PQreset")
+    transactionStatus = try symbol("PQtransactionStatus")
+    execParams = try symbol("PQexecParams")
+    prepare = try symbol("PQprepare")
+    execPrepared = try symbol("PQexecPrepared")
+    sendPrepare = try symbol("PQsendPrepare")
+    sendQueryPrepared = try symbol("PQsendQueryPrepared")
+    getResult = try symbol("PQgetResult")
+    enterPipelineMode = try symbol("PQenterPipelineMode")
+    exitPipelineMode = try symbol("PQexitPipelineMode")
+    pipelineSync = try symbol("PQpipelineSync")
+    resultStatus = try symbol("PQresultStatus")
+    resultErrorField = try symbol("PQresultErrorField")
+    clear = try symbol("PQclear")
+    ntuples = try symbol("PQntuples")
+    nfields = try symbol("PQnfields")
+    fname = try symbol("PQfname")
+    ftype = try symbol("PQftype")
+    getvalue = try symbol("PQgetvalue")
+    getlength = try symbol("PQgetlength")
+    getisnull = try symbol("PQgetisnull")
+    setNoticeProcessor = try symbol("PQsetNoticeProcessor")
   }
 }

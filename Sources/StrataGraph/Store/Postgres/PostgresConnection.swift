@@ -22,6 +22,13 @@ package final class PostgresConnection {
   /// The SQLSTATE of the last failed statement (`40001`: serialization
   /// failure, `40P01`: deadlock), or nil after a statement that succeeded.
   package private(set) var lastSQLState: String?
+  /// The statements prepared on the connection: SQL -> name (forgotten
+  /// when the connection is opened again).
+  private var prepared: [String: String] = [:]
+  /// True while statements `send` sent wait for their answers.
+  private var pipelining = false
+  /// How many answers the statements sent wait for.
+  private var unanswered = 0
 
   /// Connects to `url` (see `PostgresURL`) with `library` (libpq as found
   /// by default when nil); with a `schema=`, creates that schema when it
@@ -42,6 +49,9 @@ package final class PostgresConnection {
   package func close() {
     if let handle { pq.finish(handle) }
     handle = nil
+    prepared = [:]
+    pipelining = false
+    unanswered = 0
   }
 
   /// True while the connection is open and the server has not dropped it.
@@ -60,9 +70,131 @@ package final class PostgresConnection {
   /// Runs `sql` with `parameters` bound to `$1`, `$2`, ... (as text; the
   /// server reads them by the types the statement gives them); the rows it
   /// returns (none for a statement that returns none).
+  /// A statement with parameters is prepared on the server at its first
+  /// run on this connection (`PQprepare`) and run by name after, so that
+  /// the server parses and plans it once. Statements sent with `send` and
+  /// not yet answered are answered first (`flush`).
   @discardableResult
   package func execute(_ sql: String, _ parameters: [SQLCell] = []) throws(StrataError) -> PostgresRows {
+    try flush()
     let connection = try live()
+    let result: OpaquePointer?
+    if parameters.isEmpty {
+      result = pq.execParams(connection, sql, 0, nil, nil, nil, nil, 0)
+    } else {
+      let name = try preparedName(sql, on: connection)
+      result = try withParameterTexts(parameters) { values in
+        pq.execPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+      }
+    }
+    defer { if let result { pq.clear(result) } }
+    guard let result else {
+      throw failure(.io, "the server gave no result: \(message(of: connection))")
+    }
+    switch pq.resultStatus(result) {
+    case Self.commandOK:
+      lastSQLState = nil
+      return PostgresRows(columns: [], rows: [])
+    case Self.tuplesOK:
+      lastSQLState = nil
+      return rows(of: result)
+    default:
+      throw statementFailure(result, connection)
+    }
+  }
+
+  /// Sends `sql` with `parameters` without waiting for its answer: the
+  /// statements sent go to the server together (libpq's pipeline mode) and
+  /// are answered at the next `flush` (or the next `execute`, which flushes
+  /// first), where the first that failed is thrown. For statements whose
+  /// rows nobody reads (the store's writes), in a transaction: one that
+  /// fails makes the server skip the rest, and the transaction is then
+  /// rolled back as after any failed statement.
+  package func send(_ sql: String, _ parameters: [SQLCell]) throws(StrataError) {
+    let connection = try live()
+    if !pipelining {
+      guard pq.enterPipelineMode(connection) == 1 else {
+        throw failure(.io, "cannot enter pipeline mode: \(message(of: connection))")
+      }
+      pipelining = true
+    }
+    let name: String
+    if let known = prepared[sql] {
+      name = known
+    } else {
+      name = "strata_\(prepared.count + 1)"
+      guard pq.sendPrepare(connection, name, sql, Int32(parameters.count), nil) == 1 else {
+        throw failure(.io, "cannot send a statement: \(message(of: connection))")
+      }
+      prepared[sql] = name
+      unanswered += 1
+    }
+    let sent = try withParameterTexts(parameters) { values in
+      pq.sendQueryPrepared(connection, name, Int32(parameters.count), values, nil, nil, 0)
+    }
+    guard sent == 1 else { throw failure(.io, "cannot send a statement: \(message(of: connection))") }
+    unanswered += 1
+    if unanswered >= Self.pipelineDepth { try flush() }
+  }
+
+  /// How many statements `send` lets wait for their answers at most: their
+  /// answers must fit in the socket's buffers, or the server, unread, would
+  /// stop reading what is sent.
+  package static let pipelineDepth = 512
+
+  /// Reads the answers of the statements `send` sent, and leaves pipeline
+  /// mode; the first failure is thrown (after every answer was read).
+  package func flush() throws(StrataError) {
+    guard pipelining, let connection = handle else { return }
+    pipelining = false
+    defer {
+      unanswered = 0
+      _ = pq.exitPipelineMode(connection)
+    }
+    guard pq.pipelineSync(connection) == 1 else {
+      throw failure(.io, "cannot send to the server: \(message(of: connection))")
+    }
+    var first: StrataError? = nil
+    var idle = 0
+    while true {
+      guard let result = pq.getResult(connection) else {
+        // one NULL ends each statement's answers; two in a row: nothing more will come
+        idle += 1
+        if idle > 1 || pq.status(connection) != Self.connectionOK {
+          throw first ?? failure(.io, "the connection was lost: \(message(of: connection))")
+        }
+        continue
+      }
+      idle = 0
+      defer { pq.clear(result) }
+      let status = pq.resultStatus(result)
+      if status == Self.pipelineSync { break }
+      if status != Self.commandOK && status != Self.tuplesOK && status != Self.pipelineAborted && first == nil
+      {
+        first = statementFailure(result, connection)
+      }
+    }
+    if let first { throw first }
+    lastSQLState = nil
+  }
+
+  /// The name of `sql` prepared on the connection (prepared now when it is not yet).
+  private func preparedName(_ sql: String, on connection: OpaquePointer) throws(StrataError) -> String {
+    if let name = prepared[sql] { return name }
+    let name = "strata_\(prepared.count + 1)"
+    guard let result = pq.prepare(connection, name, sql, 0, nil) else {
+      throw failure(.io, "the server gave no result: \(message(of: connection))")
+    }
+    defer { pq.clear(result) }
+    guard pq.resultStatus(result) == Self.commandOK else { throw statementFailure(result, connection) }
+    prepared[sql] = name
+    return name
+  }
+
+  /// Calls `body` with the parameters as C strings (NULL for SQL NULL).
+  private func withParameterTexts<R>(
+    _ parameters: [SQLCell], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R
+  ) throws(StrataError) -> R {
     var texts: [UnsafeMutablePointer<CChar>?] = []
     texts.reserveCapacity(parameters.count)
     defer { for text in texts { free(text) } }
@@ -80,23 +212,7 @@ package final class PostgresConnection {
       }
     }
     let values = texts.map { UnsafePointer($0) }
-    let result = values.withUnsafeBufferPointer { buffer in
-      pq.execParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
-    }
-    defer { if let result { pq.clear(result) } }
-    guard let result else {
-      throw failure(.io, "the server gave no result: \(message(of: connection))")
-    }
-    switch pq.resultStatus(result) {
-    case Self.commandOK:
-      lastSQLState = nil
-      return PostgresRows(columns: [], rows: [])
-    case Self.tuplesOK:
-      lastSQLState = nil
-      return rows(of: result)
-    default:
-      throw statementFailure(result, connection)
-    }
+    return values.withUnsafeBufferPointer { buffer in body(buffer.baseAddress) }
   }
 
   /// `BEGIN`, `body`, `COMMIT`; rolled back when `body` or the commit fails
@@ -324,6 +440,8 @@ package final class PostgresConnection {
   static let connectionOK: Int32 = 0
   static let commandOK: Int32 = 1
   static let tuplesOK: Int32 = 2
+  static let pipelineSync: Int32 = 10
+  static let pipelineAborted: Int32 = 11
   static let inTransactionState: Int32 = 2
   static let inFailedTransaction: Int32 = 3
   static let sqlStateField = Int32(UInt8(ascii: "C"))

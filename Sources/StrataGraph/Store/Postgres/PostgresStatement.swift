@@ -18,9 +18,15 @@ package final class PostgresStatement: StoreStatement {
   /// The index of the current row in `result`, or -1 before the first.
   private var row = -1
 
-  /// A statement of `sql` (with `?` parameters) on `connection`.
-  package init(_ sql: String, on connection: PostgresConnection) {
+  /// True when `run()` sends the statement without waiting for its answer
+  /// (`PostgresConnection.send`; the store's writes).
+  private let sends: Bool
+
+  /// A statement of `sql` (with `?` parameters) on `connection`; with
+  /// `sends`, `run()` sends it without waiting for its answer.
+  package init(_ sql: String, on connection: PostgresConnection, sends: Bool = false) {
     self.connection = connection
+    self.sends = sends
     let (text, count) = Self.placeholders(sql)
     self.sql = text
     self.parameters = Array(repeating: .null, count: count)
@@ -67,6 +73,11 @@ package final class PostgresStatement: StoreStatement {
   }
 
   package func run() throws(StrataError) {
+    if sends && result == nil {
+      try connection.send(sql, parameters)
+      result = PostgresRows(columns: [], rows: [])
+      return
+    }
     while try step() {}
   }
 

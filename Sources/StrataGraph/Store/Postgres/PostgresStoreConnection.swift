@@ -50,7 +50,25 @@ package final class PostgresStoreConnection: StoreConnection {
   package func withStatement<R>(_ sql: String, _ body: (any StoreStatement) throws(StrataError) -> R)
     throws(StrataError) -> R
   {
-    try body(PostgresStatement(sql, on: connection))
+    try body(PostgresStatement(sql, on: connection, sends: batching))
+  }
+
+  /// True inside `batchingWrites`: statements run there are sent, not waited for.
+  private var batching = false
+
+  package func batchingWrites<R>(_ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    if batching { return try body() }
+    batching = true
+    defer { batching = false }
+    do {
+      let result = try body()
+      try connection.flush()
+      return result
+    } catch {
+      // the answers of what was sent are read, the first failure kept
+      do { try connection.flush() } catch {}
+      throw error
+    }
   }
 
   package func execute(_ sql: String) throws(StrataError) { try connection.execute(sql) }
