@@ -172,7 +172,10 @@ package final class GraphStore {
     }
     if try connection.objectCount() > 0 {
       throw SQLiteError.store(
-        .argument, "the SQLite file is not a Strata graph store (it has tables but no strata_meta)",
+        .argument,
+        connection.dialect == .sqlite
+          ? "the SQLite file is not a Strata graph store (it has tables but no strata_meta)"
+          : "the PostgreSQL schema is not a Strata graph store (it has tables but no strata_meta): name another with schema=",
         path: connection.path)
     }
     if connection.isReadOnly {

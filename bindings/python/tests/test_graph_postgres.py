@@ -9,6 +9,7 @@ STRATA_TEST_POSTGRES_REQUIRED=1 (CI), which makes its absence a failure."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -143,3 +144,50 @@ def test_a_record_without_a_key_is_refused_and_nothing_is_written(graph: str) ->
         assert "key injector" in info.value.errors[0]["message"]
         assert ctx.count("Post") == 0
         assert repr(ctx).startswith("<strata.Context postgresql://")
+
+
+def test_a_new_schema_version_changes_the_tables_in_one_transaction(graph: str) -> None:
+    from test_graph_tables import migrated_schema
+
+    doc = json.loads((EXAMPLE / "schema.json").read_text())
+    with strata.Schema(doc).context(graph) as ctx:
+        ctx.import_("Post", (EXAMPLE / "posts.json").read_text())
+        ctx.import_("Tag", [{"name": "sun", "color": "yellow"}])
+    name = graph.partition("?schema=")[2]
+
+    def columns(table: str) -> List[str]:
+        return [row[0] for row in psql("SELECT column_name FROM information_schema.columns "
+                                       f"WHERE table_schema = '{name}' AND table_name = '{table}'")]
+
+    # a migration that fails (login never renamed: name is missing) changes nothing
+    broken = migrated_schema(doc)
+    broken["migrations"] = broken["migrations"][1:]
+    with pytest.raises(strata.StrataError) as raised:
+        strata.Schema(broken).context(graph)
+    assert raised.value.errors[0]["code"] == "io"
+    assert "login" in columns("User") and "views" not in columns("Post")
+    assert psql(f"SELECT value FROM {_schema(graph)}.strata_meta WHERE key = 'version'") == [["1"]]
+    # the right one: columns added and dropped, a table made, every record written again
+    with strata.Schema(migrated_schema(doc)).context(graph) as ctx:
+        assert ctx.get("User", 7)["name"] == "ann"
+        assert ctx.get("Post", 1)["views"] == 0
+        assert "color" not in ctx.get("Tag", "sun").to_dict()
+        ctx.check()
+    assert "name" in columns("User") and "login" not in columns("User")
+    assert "views" in columns("Post") and "color" not in columns("Tag")
+    assert columns("Badge") == ["id", "strata_type", "strata_stub", "strata_extra"]
+    assert psql(f'SELECT name FROM {_schema(graph)}."User" ORDER BY id') == [["ann"], ["bob"]]
+    assert psql(f"SELECT value FROM {_schema(graph)}.strata_meta WHERE key = 'version'") == [["2"]]
+
+
+def test_a_schema_of_other_tables_is_refused_and_left_alone(graph: str) -> None:
+    name = graph.partition("?schema=")[2]
+    psql(f'CREATE SCHEMA "{name}"; CREATE TABLE "{name}".accounts(id int PRIMARY KEY); '
+         f'INSERT INTO "{name}".accounts VALUES (1)')
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    with pytest.raises(strata.StrataError) as raised:
+        schema.context(graph)
+    assert raised.value.errors[0]["code"] == "argument"
+    assert "not a Strata graph" in raised.value.errors[0]["message"]
+    assert psql(f'SELECT count(*) FROM "{name}".accounts') == [["1"]]
+    assert psql(f"SELECT count(*) FROM pg_tables WHERE schemaname = '{name}'") == [["1"]]
