@@ -86,7 +86,8 @@ typedef enum strata_code {
     STRATA_ERROR_IO = 14,        /* "io": a file could not be read */
     STRATA_ERROR_DENY = 15,      /* "deny": a graph change refused by a relationship's deleteRule */
     STRATA_ERROR_OOM = 16,       /* "oom": memory ran out (an allocation failed); nothing changed */
-    STRATA_ERROR_PROPERTY = 17   /* "property": a query names a property its model does not have */
+    STRATA_ERROR_PROPERTY = 17,  /* "property": a query names a property its model does not have */
+    STRATA_ERROR_HTTP = 18       /* "http": a fetched page's status was not 2xx (status, URL, body's start) */
 } strata_code_t;
 
 /** How deep models, arrays and dictionaries may nest in mapped input. */
@@ -951,6 +952,51 @@ strata_model_t **strata_context_import_responseb(strata_context_t *context, cons
                                                  strata_keep_fn keep, void *payload, size_t *count,
                                                  strata_model_t **metadata, json_t **report,
                                                  strata_error_t *error);
+
+/**
+ * Fetching pages (docs/graph.md, "Fetching pages"). The host makes each HTTP
+ * request with its own client; the context says what to send and takes what
+ * came back: it imports the page, says which page is next (the model's
+ * "paging": a URL or cursor in the body, or the Link header), and keeps, per
+ * URL, what it needs to answer the same page again without importing it.
+ *
+ * strata_context_fetch_headers(): the headers to send with a GET of `url`
+ * (borrowed): If-None-Match and If-Modified-Since with the validators of the
+ * page of last time, when the graph keeps one.
+ *
+ * Return value: New reference to an array of ["name", "value"] pairs (empty
+ * when there is nothing to send), or NULL on error.
+ */
+json_t *strata_context_fetch_headers(strata_context_t *context, const char *url, strata_error_t *error);
+
+/**
+ * Takes the response to a GET of `url` for records of `model`: `status`, the
+ * response's `headers` (borrowed: an array of ["name", "value"] pairs or an
+ * object {"name": "value"}; may be NULL) and its `body` of `length` bytes
+ * (may be NULL with length 0, for a 304).
+ *
+ * - A 2xx body is imported as strata_context_import_responseb() imports it
+ *   (`options` the same, borrowed, may be NULL), unless `cache` is nonzero
+ *   and it is the body of last time.
+ * - A 304 answers with the records of last time (an "http" error when the
+ *   graph keeps no page of `url`).
+ * - Any other status is an "http" error naming the status, the URL and the
+ *   body's first bytes; nothing is imported. A body that is not JSON is a
+ *   "syntax" error; every error's message starts with the URL.
+ * - With `cache` nonzero, the page's ETag and Last-Modified, a digest of its
+ *   body, its next page and its records' keys are kept (in the graph's
+ *   database, or in memory for a context in memory).
+ *
+ * Return value: as strata_context_import_responseb(): a new array of new
+ * record references (free the array with strata_free(), release each), and
+ * *count, *metadata (a page answered from the cache has none) and *report,
+ * which also holds "next" (the next page's URL, or null for the last page)
+ * and "cached" (true when the page was not imported again). NULL on error.
+ */
+strata_model_t **strata_context_fetch_page(strata_context_t *context, const char *model, const char *url,
+                                           int status, json_t *headers, const char *body, size_t length,
+                                           json_t *options, int cache, size_t *count, strata_model_t **metadata,
+                                           json_t **report, strata_error_t *error);
 
 /**
  * The record of `model` (or a subtype) under `key` (borrowed: the key

@@ -48,6 +48,9 @@ package final class GraphContext: @unchecked Sendable {
   /// than once when the database gave it up and it runs again (PostgreSQL's
   /// serialization failures and deadlocks; `finish` warns of it).
   private var writeAttempts = 0
+  /// What a context in memory keeps of the pages it fetched, by URL (a
+  /// context on a database keeps it there, `FetchCache`).
+  var fetchedPages: [String: FetchCache.Entry] = [:]
 
   /// Opens a context: in memory (`path` nil or ":memory:"), or on the SQLite
   /// file at `path` (created when missing). Only the file's metadata is read
@@ -162,7 +165,7 @@ package final class GraphContext: @unchecked Sendable {
   /// against the file until its commit: two contexts, threads or processes
   /// writing one file take turns, and each builds on what the other
   /// committed (the records a change touches are read inside it).
-  private func changingLocked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
+  func changingLocked<R>(_ body: () -> Result<R, StrataError>) -> Result<R, StrataError> {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }

@@ -84,6 +84,7 @@ static inline const char *check_code_name(strata_code_t code) {
     case STRATA_ERROR_DENY: return "deny";
     case STRATA_ERROR_OOM: return "oom";
     case STRATA_ERROR_PROPERTY: return "property";
+    case STRATA_ERROR_HTTP: return "http";
     }
     return "?";
 }

@@ -339,9 +339,9 @@ static void run_case(const char *file, const json_t *file_schema, strata_schema_
                 fail(file, name, "code %s is %d in the case, %s in strata.h", code_name,
                      (int)json_integer_value(number), check_code_name((strata_code_t)json_integer_value(number)));
         }
-        for (code = 1; code <= STRATA_ERROR_PROPERTY; code++)
+        for (code = 1; code <= STRATA_ERROR_HTTP; code++)
             seen -= strcmp(check_code_name((strata_code_t)code), "?") != 0;
-        if (seen != 0 || strcmp(check_code_name((strata_code_t)(STRATA_ERROR_PROPERTY + 1)), "?") != 0)
+        if (seen != 0 || strcmp(check_code_name((strata_code_t)(STRATA_ERROR_HTTP + 1)), "?") != 0)
             fail(file, name, "the case and strata.h list different codes");
         goto done;
     }

@@ -522,6 +522,31 @@ int main(void) {
         CHECK_ARG(strata_context_importb(context, "Post", NULL, 2, NULL, NULL, NULL, &n, NULL, &err) == NULL);
         CHECK(strata_context_importb(NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL) == NULL);
         {
+            /* fetching pages: NULL context, model, URL, count, a NULL body of some length; bad headers */
+            json_t *report = (json_t *)&n;
+            strata_model_t *meta = (strata_model_t *)&n;
+            json_t *bad_headers = json_loads("[[\"ETag\"]]", 0, NULL);
+            CHECK_ARG(strata_context_fetch_headers(NULL, "http://x/", &err) == NULL);
+            CHECK_ARG(strata_context_fetch_headers(context, NULL, &err) == NULL);
+            CHECK(strata_context_fetch_headers(NULL, NULL, NULL) == NULL);
+            CHECK_ARG(strata_context_fetch_page(NULL, "Post", "http://x/", 200, NULL, "[]", 2, NULL, 1, &n, &meta,
+                                                &report, &err) == NULL);
+            CHECK(meta == NULL && report == NULL);
+            CHECK_ARG(strata_context_fetch_page(context, NULL, "http://x/", 200, NULL, "[]", 2, NULL, 1, &n, NULL,
+                                                NULL, &err) == NULL);
+            CHECK_ARG(strata_context_fetch_page(context, "Post", NULL, 200, NULL, "[]", 2, NULL, 1, &n, NULL, NULL,
+                                                &err) == NULL);
+            CHECK_ARG(strata_context_fetch_page(context, "Post", "http://x/", 200, NULL, "[]", 2, NULL, 1, NULL, NULL,
+                                                NULL, &err) == NULL);
+            CHECK_ARG(strata_context_fetch_page(context, "Post", "http://x/", 200, NULL, NULL, 2, NULL, 1, &n, NULL,
+                                                NULL, &err) == NULL);
+            CHECK_ARG(strata_context_fetch_page(context, "Post", "http://x/", 200, bad_headers, "[]", 2, NULL, 1, &n,
+                                                NULL, NULL, &err) == NULL);
+            CHECK(strata_context_fetch_page(NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL) ==
+                  NULL);
+            json_decref(bad_headers);
+        }
+        {
             /* the metadata forms: a failure leaves *metadata NULL; none declared gives NULL */
             strata_model_t *meta = (strata_model_t *)&n;
             CHECK_ARG(strata_context_import_response(NULL, "Post", data, NULL, NULL, NULL, &n, &meta, NULL, &err) ==

@@ -36,6 +36,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
   /// A query names a property the model does not have (or follows a path
   /// the relationships do not allow).
   case property
+  /// A page fetched over HTTP came back with a status other than 2xx (the
+  /// message names the status, the URL and the body's first bytes).
+  case http
 
   /// The number of this code in the C API (`strata_code_t`).
   public var number: Int32 {
@@ -57,6 +60,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case .deny: return 15
     case .oom: return 16
     case .property: return 17
+    case .http: return 18
     }
   }
 }

@@ -7,6 +7,8 @@ package struct ResponseShape: Sendable {
   package var root: ResponseLocation? = nil
   /// Where the metadata sits and the model it maps onto; nil: no metadata.
   package var meta: ResponseMetaSpec? = nil
+  /// Where a response says what its next page is; nil: it does not page.
+  package var paging: PagingSpec? = nil
 
   /// The metadata's location and model type in `schema`; nil when there is no metadata.
   package func metadata(in schema: Schema) -> (location: ResponseLocation, type: ModelType)? {

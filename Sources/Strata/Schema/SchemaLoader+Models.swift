@@ -153,6 +153,7 @@ extension SchemaLoader {
       case "extends", "subtypes": break  // read by readModels
       case "indexes": readIndexes(value, of: model, name: name, path: path + [key])
       case "root", "meta": readResponseKey(model, key: key, value: value, path: path)
+      case "paging": readPaging(model, value: value, path: path + [key])
       case "keys":
         if JValue.isString(value), let rule = NamingRule(rawValue: JValue.string(value)) {
           naming = rule
@@ -177,7 +178,7 @@ extension SchemaLoader {
                 for: key,
                 among: [
                   "properties", "primaryKey", "keys", "unknownKeys", "extends", "subtypes", "root", "meta",
-                  "indexes",
+                  "paging", "indexes",
                 ])
           )
         }

@@ -1,7 +1,7 @@
 import CJansson
 
-/// `root` and `meta`: where a model's records and paging metadata sit in an
-/// API response (docs/responses.md).
+/// `root`, `meta` and `paging`: where a model's records, paging metadata
+/// and next page sit in an API response (docs/responses.md).
 extension SchemaLoader {
   /// Reads the model key `root` or `meta` of `model` into its response shape.
   mutating func readResponseKey(_ model: ModelType, key: String, value: JPtr, path: [String]) {
@@ -60,6 +60,69 @@ extension SchemaLoader {
     if !sawModel { fail(path + [key, "model"], model: name, "'meta' needs 'model', the metadata's model") }
     if let location, let metaModel {
       model.response.meta = ResponseMetaSpec(location: location, model: metaModel)
+    }
+  }
+
+  /// Reads the model key `paging`: `{"next": LOCATION}`, `{"next": "link"}`
+  /// or `{"cursor": LOCATION, "param": NAME}` (`PagingSpec`).
+  mutating func readPaging(_ model: ModelType, value: JPtr, path: [String]) {
+    let name = model.name
+    let shapes = "{\"next\": key path}, {\"next\": \"link\"} or {\"cursor\": key path, \"param\": name}"
+    guard JValue.isObject(value) else {
+      fail(path, model: name, "'paging' must be an object: \(shapes), not \(JValue.typeName(value))")
+      return
+    }
+    var next: JPtr? = nil
+    var cursor: JPtr? = nil
+    var param: JPtr? = nil
+    JValue.forEachMember(value) { keyBytes, member in
+      let key = JValue.keyString(keyBytes)
+      switch key {
+      case "next": next = member
+      case "cursor": cursor = member
+      case "param": param = member
+      default:
+        fail(path + [key], model: name, "unknown 'paging' key '\(key)' (expected next, or cursor and param)")
+      }
+    }
+    func location(_ member: JPtr, _ key: String) -> ResponseLocation? {
+      guard JValue.isString(member) else {
+        fail(path + [key], model: name, "'paging.\(key)' must be a key path or a JSON Pointer (a string)")
+        return nil
+      }
+      switch ResponseLocation.parse(JValue.string(member)) {
+      case .success(let parsed): return parsed
+      case .failure(let problem):
+        fail(path + [key], model: name, "'paging.\(key)': \(problem.message)")
+        return nil
+      }
+    }
+    switch (next, cursor, param) {
+    case (let next?, nil, nil):
+      if JValue.isString(next) && JValue.string(next) == "link" {
+        model.response.paging = .link
+      } else if let found = location(next, "next") {
+        model.response.paging = .next(found)
+      }
+    case (nil, let cursor?, let param?):
+      guard JValue.isString(param), !JValue.string(param).isEmpty else {
+        fail(
+          path + ["param"], model: name, "'paging.param' must name the query parameter (a non-empty string)")
+        return
+      }
+      if let found = location(cursor, "cursor") {
+        model.response.paging = .cursor(found, param: JValue.string(param))
+      }
+    case (nil, _?, nil):
+      fail(
+        path + ["param"], model: name,
+        "'paging' with a 'cursor' needs 'param', the query parameter it goes in")
+    case (nil, nil, _?):
+      fail(path + ["cursor"], model: name, "'paging' with a 'param' needs 'cursor', where the cursor sits")
+    case (nil, nil, nil):
+      fail(path, model: name, "'paging' needs 'next' or 'cursor': \(shapes)")
+    default:
+      fail(path, model: name, "'paging' takes either 'next' or 'cursor' and 'param', not both: \(shapes)")
     }
   }
 }

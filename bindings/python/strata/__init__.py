@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from . import _native
 from ._errors import LineError, MappingError, SchemaError, StrataError
-from ._graph import Context, ImportResult, Record
+from ._graph import Context, Fetch, ImportResult, Page, Record
+from ._http import Request, httpx_async_client, httpx_client, requests_client, urllib_client
 from ._handles import JSONInput
 from ._model import Model
 from ._response import Response
@@ -34,6 +35,13 @@ __all__ = [
     "Context",
     "Record",
     "ImportResult",
+    "Page",
+    "Fetch",
+    "Request",
+    "urllib_client",
+    "requests_client",
+    "httpx_client",
+    "httpx_async_client",
     "StrataError",
     "SchemaError",
     "MappingError",

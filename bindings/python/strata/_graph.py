@@ -12,9 +12,23 @@ import os
 import re
 from contextlib import contextmanager
 from ctypes import byref, c_size_t
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    AsyncIterator,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from ._errors import MappingError, StrataError
+from ._http import Headers, Request, as_client, header_pairs, is_async_client
 from ._handles import JSONInput, adopt_array, adopt_response, encode, json_handle, last_errors, model_name, take_json
 from ._model import Model, adopt_model, model_adopter
 from ._native import KEEP_FN, STRATA_OK, json_p, lib, model_p, strata_error_t
@@ -142,14 +156,119 @@ class ImportResult(List[Record]):
         )
 
 
+class Page(List[Record]):
+    """One page of a fetch (:meth:`Context.fetch`): its records, in order,
+    with ``url`` and ``status``, ``next`` (the next page's URL, or None for
+    the last), ``cached`` (True when the page was not imported again: a 304,
+    the body of last time, or page 0 of ``fetch_first``), the import's
+    ``created``, ``updated``, ``unchanged``, ``deleted`` and ``warnings``, and
+    ``metadata`` (the response's paging metadata, None for a cached page)."""
+
+    url: Optional[str]
+    status: Optional[int]
+    next: Optional[str]
+    cached: bool
+    created: Dict[str, int]
+    updated: Dict[str, int]
+    unchanged: Dict[str, int]
+    deleted: Dict[str, int]
+    warnings: List[Dict[str, str]]
+    metadata: Optional[Model]
+
+    def __repr__(self) -> str:
+        return (
+            f"<strata.Page {self.url or 'fetch_first'} {len(self)} records"
+            + (" cached" if self.cached else f" created={self.created} updated={self.updated}")
+            + f" next={self.next!r}>"
+        )
+
+
+def _page(records: List[Record], url: Optional[str], status: Optional[int], next_url: Optional[str], cached: bool,
+          report: Dict[str, Any], metadata: Optional[Model]) -> Page:
+    page = Page(records)
+    page.url, page.status, page.next, page.cached, page.metadata = url, status, next_url, cached, metadata
+    page.created = report.get("created", {})
+    page.updated = report.get("updated", {})
+    page.unchanged = report.get("unchanged", {})
+    page.deleted = report.get("deleted", {})
+    page.warnings = report.get("warnings", [])
+    return page
+
+
+class Fetch:
+    """The pages of :meth:`Context.fetch`, one request each, made when the
+    loop asks for the page: ``for page in ctx.fetch(...)`` with a client,
+    ``async for`` with an async one. Breaking out of the loop stops it
+    (MMRecord's ``requestNextPage = NO``)."""
+
+    def __init__(self, context: "Context", model: str, url: str, client: Any, pages: Optional[int],
+                 fetch_first: Optional[Mapping[str, Any]], cache: bool, root: Optional[str], meta: Any) -> None:
+        if pages is not None and pages < 0:
+            raise ValueError("strata: pages must be None or a number of pages >= 0")
+        self._context, self._model, self._url, self._client = context, model, url, client
+        self._pages, self._first, self._cache, self._root, self._meta = pages, fetch_first, cache, root, meta
+
+    def _first_page(self) -> Optional[Page]:
+        if self._first is None:
+            return None
+        query = dict(self._first)
+        records = self._context.query(self._model, query.pop("where", None), **query)
+        return _page(records, None, None, self._url, True, {}, None)
+
+    def _request(self, url: str) -> Request:
+        return Request(url, dict(self._context.fetch_headers(url)) if self._cache else {})
+
+    def _take(self, url: str, response: Any) -> Page:
+        try:
+            status, headers, body = response
+        except (TypeError, ValueError):
+            raise TypeError(f"strata: a fetch client must return (status, headers, body), not {response!r}") from None
+        return self._context.fetch_page(self._model, url, status, headers, body, cache=self._cache, root=self._root,
+                                        meta=self._meta)
+
+    def __iter__(self) -> Iterator[Page]:
+        if is_async_client(self._client):
+            raise TypeError("strata: an async client's pages are read with async for")
+        client = as_client(self._client)
+        first = self._first_page()
+        if first is not None:
+            yield first
+        url: Optional[str] = self._url
+        done = 0
+        while url is not None and (self._pages is None or done < self._pages):
+            page = self._take(url, client(self._request(url)))
+            done += 1
+            yield page
+            url = page.next
+
+    def __aiter__(self) -> AsyncIterator[Page]:
+        return self._async_pages()
+
+    async def _async_pages(self) -> AsyncIterator[Page]:
+        client = as_client(self._client)
+        first = self._first_page()
+        if first is not None:
+            yield first
+        url: Optional[str] = self._url
+        done = 0
+        while url is not None and (self._pages is None or done < self._pages):
+            answer = client(self._request(url))
+            response = await answer if hasattr(answer, "__await__") else answer
+            page = self._take(url, response)
+            done += 1
+            yield page
+            url = page.next
+
+
 # the password of a URL's user part (postgresql://user:password@host/db)
 _PASSWORD = re.compile(r"^([a-z]+://[^/?@:]*:)[^/?@]*@")
 
 class Context:
     """A graph context (``schema.context(path=None)``): the records of the
     schema's models, uniqued by ``primaryKey``, in memory, in an SQLite
-    file or in a PostgreSQL database (a ``postgresql://`` URL). A ``with`` context manager that closes it. May be shared between
-    threads (the engine locks)."""
+    file or in a PostgreSQL database (a ``postgresql://`` URL). A ``with``
+    context manager that closes it. May be shared between threads (the
+    engine locks)."""
 
     __slots__ = ("_handle", "_schema", "_path", "_relations", "__weakref__")
 
@@ -309,6 +428,91 @@ class Context:
         if failures:
             raise failures[0]
         return result
+
+    # -- fetching pages
+
+    def fetch(
+        self,
+        model: str,
+        url: str,
+        *,
+        client: Any = None,
+        pages: Optional[int] = None,
+        fetch_first: Optional[Mapping[str, Any]] = None,
+        cache: bool = True,
+        root: Optional[str] = None,
+        meta: Any = None,
+    ) -> Fetch:
+        """The pages of ``model``'s records from ``url`` on (docs/graph.md,
+        "Fetching pages"): each page requested with ``client`` (a callable
+        ``client(request) -> (status, headers, body)``, an ``httpx.Client``,
+        ``httpx.AsyncClient`` or ``requests.Session``; ``urllib.request`` when
+        None), imported, and the next one found by the model's ``paging``.
+        Stops after the last page, after ``pages`` pages, or when the loop
+        stops. ``fetch_first`` (``{"where": ..., "order_by": ..., "limit":
+        ...}``, as :meth:`query` takes them) gives page 0 from the graph
+        before any request. With ``cache``, a page the server answers with
+        304, or with the body of last time, gives the records of last time
+        without an import. A status other than 2xx raises
+        :class:`MappingError` (code ``http``); an exception of the client is
+        raised as it is; either way nothing of that page is imported."""
+        return Fetch(self, model, url, client, pages, fetch_first, cache, root, meta)
+
+    def fetch_headers(self, url: str) -> List[Tuple[str, str]]:
+        """The headers to send with a GET of ``url``: ``If-None-Match`` and
+        ``If-Modified-Since`` from the page of last time, when the graph keeps it."""
+        error = strata_error_t()
+        handle = lib.strata_context_fetch_headers(self._live(), url.encode(), byref(error))
+        if not handle:
+            raise StrataError(last_errors(error), f"cannot prepare a request of {url}")
+        return [(name, value) for name, value in take_json(handle)]
+
+    def fetch_page(
+        self,
+        model: str,
+        url: str,
+        status: int,
+        headers: Headers,
+        body: bytes,
+        *,
+        cache: bool = True,
+        root: Optional[str] = None,
+        meta: Any = None,
+    ) -> Page:
+        """Takes the response to a GET of ``url`` made by the host: imports
+        its records (a 2xx status), answers a 304 or an unchanged body with
+        the records of last time (with ``cache``), and says which page is
+        next. A status other than 2xx raises :class:`MappingError` (``http``)."""
+        name = model_name(model)
+        options = response_options(root, meta)
+        options_handle = json_handle(options, f"cannot import {model!r}") if options else None
+        headers_handle = json_handle(json.dumps(header_pairs(headers)), f"cannot import {model!r}")
+        data = bytes(body)
+        error = strata_error_t()
+        count = c_size_t(0)
+        report = json_p()
+        metadata = model_p()
+        try:
+            array = lib.strata_context_fetch_page(
+                self._live(), name, url.encode(), int(status), headers_handle, data, len(data), options_handle,
+                1 if cache else 0, byref(count), byref(metadata), byref(report), byref(error),
+            )
+        finally:
+            lib.strata_json_decref(headers_handle)
+            if options_handle is not None:
+                lib.strata_json_decref(options_handle)
+        if not array:
+            raise MappingError(last_errors(error), f"cannot take the page {url}")
+        try:
+            records, meta_model = adopt_response(
+                array, count.value, _record_adopter(self), metadata.value, model_adopter(self._schema)
+            )
+        except BaseException:
+            if report.value:
+                lib.strata_json_decref(report.value)
+            raise
+        made = take_json(report.value) if report.value else {}
+        return _page(records, url, int(status), made.get("next"), bool(made.get("cached")), made, meta_model)
 
     # -- reading
 

@@ -56,6 +56,7 @@ STRATA_ERROR_IO = 14
 STRATA_ERROR_DENY = 15
 STRATA_ERROR_OOM = 16
 STRATA_ERROR_PROPERTY = 17
+STRATA_ERROR_HTTP = 18
 
 CODE_NAMES: Dict[int, str] = {
     STRATA_OK: "ok",
@@ -76,6 +77,7 @@ CODE_NAMES: Dict[int, str] = {
     STRATA_ERROR_DENY: "deny",
     STRATA_ERROR_OOM: "oom",
     STRATA_ERROR_PROPERTY: "property",
+    STRATA_ERROR_HTTP: "http",
 }
 
 # strata_code_t is a C enum: an int-sized integer.
@@ -332,6 +334,15 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
         (
             context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, size_p, POINTER(model_p),
             POINTER(json_p), error_p,
+        ),
+    ),
+    ("strata_context_fetch_headers", json_p, (context_p, c_char_p, error_p)),
+    (
+        "strata_context_fetch_page",
+        models_p,
+        (
+            context_p, c_char_p, c_char_p, c_int, json_p, c_char_p, c_size_t, json_p, c_int, size_p,
+            POINTER(model_p), POINTER(json_p), error_p,
         ),
     ),
     ("strata_context_get", model_p, (context_p, c_char_p, json_p, error_p)),

@@ -43,6 +43,7 @@ LAYERS = (
     "_model",  # Model
     "_response",  # Response, a response's root and meta options
     "_lines",  # JSON lines: a source's chunks and their models
+    "_http",  # fetching pages: the request, the clients over urllib, requests, httpx
     "_graph",  # Context, Record, ImportResult
     "_schema",  # Schema, compare
     "typed",  # the runtime of generated typed classes
