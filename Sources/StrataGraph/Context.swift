@@ -121,7 +121,7 @@ public final class Context: Sendable {
   }
 
   /// The Swift result of an import's outcome.
-  private func result(_ outcome: ImportOutcome) -> ImportResult {
+  func result(_ outcome: ImportOutcome) -> ImportResult {
     ImportResult(
       records: outcome.records.map { Record($0, context: self) },
       created: Dictionary(outcome.created, uniquingKeysWith: +),
