@@ -51,6 +51,9 @@ enum StrataCommand {
     Subcommand(
       name: "query", summary: "Print the records of a graph file that a query selects, as JSON lines.",
       usage: QueryCommand.usage, run: { QueryCommand.run(Usage.parse($0, QueryCommand.usage)) }),
+    Subcommand(
+      name: "fetch", summary: "Fetch an API's pages into a graph file (--db), following the model's paging.",
+      usage: FetchCommand.usage, run: { FetchCommand.run(Usage.parse($0, FetchCommand.usage)) }),
   ]
 
   /// `strata --help`.

@@ -329,3 +329,33 @@ def test_the_cache_is_kept_in_the_database(schema: strata.Schema, base: str, ser
         if where == "postgres" and url is not None:
             subprocess.run(["psql", url, "-q", "-c", f'DROP SCHEMA IF EXISTS "{name}" CASCADE'], check=True,
                            capture_output=True)
+
+
+def test_the_shell_fetches_pages_into_a_file(base: str, server: Server, tmp_path: Path) -> None:
+    cli = Path(__file__).resolve().parents[3] / "build" / "strata"
+    if not cli.exists():
+        pytest.skip("build/strata is not built (scripts/build)")
+    schema_file = tmp_path / "schema.json"
+    schema_file.write_text(json.dumps(SCHEMA))
+    db = tmp_path / "tweets.db"
+
+    def fetch(*extra: str) -> "subprocess.CompletedProcess[str]":
+        return subprocess.run([str(cli), "fetch", str(schema_file), "Tweet", f"{base}/search?q=a", "--db", str(db),
+                               *extra], capture_output=True, text=True, timeout=60)
+
+    done = fetch()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        f"{base}/search?q=a: 200, 4 records, created Tweet 4, User 2, updated nothing",
+        f"{base}/search?page=2&q=a: 200, 4 records, created Tweet 4, updated User 2",
+        f"{base}/search?page=3&q=a: 200, 4 records, created Tweet 4, updated User 2",
+    ]
+    again = fetch("--pages", "2")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines() == [f"{base}/search?q=a: 304, 4 records, cached",
+                                         f"{base}/search?page=2&q=a: 304, 4 records, cached"]
+    failed = subprocess.run([str(cli), "fetch", str(schema_file), "Tweet", f"{base}/error", "--db", str(db)],
+                            capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 1 and "http" in failed.stderr and "500" in failed.stderr
+    with strata.Schema(SCHEMA).context(str(db)) as ctx:
+        assert ctx.count("Tweet") == 12
