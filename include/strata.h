@@ -998,6 +998,56 @@ strata_model_t **strata_context_fetch_page(strata_context_t *context, const char
                                            json_t *options, int cache, size_t *count, strata_model_t **metadata,
                                            json_t **report, strata_error_t *error);
 
+/** A GET that strata_context_fetch() asks the fetch function to make. */
+typedef struct strata_request {
+    const char *url;       /* the URL (borrowed, valid during the call) */
+    const json_t *headers; /* the headers to send: an array of ["name", "value"] (borrowed) */
+} strata_request_t;
+
+/**
+ * What the fetch function fills in: the status, the headers (a new reference
+ * to an array of ["name", "value"] pairs or an object, or NULL; stolen) and
+ * the body (memory from malloc() of `length` bytes, or NULL; stolen: freed
+ * with free()). A function that fails returns nonzero, with a line for a
+ * person in `error` (NUL-terminated).
+ */
+typedef struct strata_response {
+    int status;
+    json_t *headers;
+    char *body;
+    size_t length;
+    char error[256];
+} strata_response_t;
+
+/** Makes one GET; 0 on success, nonzero (with response->error) on failure. */
+typedef int (*strata_fetch_fn)(const strata_request_t *request, strata_response_t *response, void *payload);
+
+/**
+ * Called with each page: its records (borrowed: valid during the call;
+ * strata_model_incref() one to keep it), their count and the page's report
+ * (borrowed: as strata_context_fetch_page() gives it, with "url", "status",
+ * "next" and "cached"). Returns 0 to go on, nonzero to stop (no further page
+ * is requested).
+ */
+typedef int (*strata_page_fn)(strata_model_t *const *records, size_t count, const json_t *report, void *payload);
+
+/**
+ * Fetches the pages of `model`'s records from `url` on (docs/graph.md,
+ * "Fetching pages"): for each page, strata_context_fetch_headers(), then
+ * `fetch` makes the request, strata_context_fetch_page() takes the response
+ * and `page` gets the page; then the next page (the model's "paging"), until
+ * the last page, `max_pages` pages (0: no limit) or `page` returns nonzero.
+ * `payload` goes to both functions. `cache` as for
+ * strata_context_fetch_page().
+ *
+ * Return value: the number of pages taken (>= 0), or -1 on error: a fetch
+ * function that failed (an "io" error with its message and the URL), or
+ * the page's own error ("http", "syntax", ...). Nothing of the failing page
+ * is imported; the pages before it stay.
+ */
+long strata_context_fetch(strata_context_t *context, const char *model, const char *url, strata_fetch_fn fetch,
+                          strata_page_fn page, void *payload, long max_pages, int cache, strata_error_t *error);
+
 /**
  * The record of `model` (or a subtype) under `key` (borrowed: the key
  * property's canonical value; a list for a composite key; the related

@@ -21,21 +21,7 @@ public func strata_context_fetch_headers(
       ErrorReporting.fail(.argument, "the URL is NULL", error)
       return nil
     }
-    return engine.fetchHeaders(url).toC(error, failed: nil) { headers in
-      guard let array = json_array() else { return nil }
-      for (name, value) in headers {
-        guard let pair = json_array(), let nameValue = JValue.makeString(name),
-          let valueValue = JValue.makeString(value)
-        else {
-          JValue.release(array)
-          return nil
-        }
-        json_array_append_new(pair, nameValue)
-        json_array_append_new(pair, valueValue)
-        json_array_append_new(array, pair)
-      }
-      return array
-    }
+    return engine.fetchHeaders(url).toC(error, failed: nil) { headerArray($0) }
   }
 }
 
@@ -134,4 +120,126 @@ private func fetchedHeaders(_ headers: UnsafeMutablePointer<json_t>?) -> Result<
     StrataError(
       code: .argument, message: "the headers must be an array of [name, value] pairs or an object of strings")
   )
+}
+
+/// Fetches the pages of `model` from `url` on with the host's `fetch`
+/// function, handing each page to `page`; the number of pages taken, or -1.
+@_cdecl("strata_context_fetch")
+public func strata_context_fetch(
+  _ context: OpaquePointer?, _ model: UnsafePointer<CChar>?, _ url: UnsafePointer<CChar>?,
+  _ fetch: strata_fetch_fn?, _ page: strata_page_fn?, _ payload: UnsafeMutableRawPointer?, _ maxPages: Int,
+  _ cache: Int32, _ error: UnsafeMutableRawPointer?
+) -> Int {
+  deepCall { () -> Int in
+    guard let engine = Handles.context(context) else {
+      ErrorReporting.fail(.argument, "the context is NULL", error)
+      return -1
+    }
+    guard let name = Handles.string(model), let first = Handles.string(url) else {
+      ErrorReporting.fail(.argument, model == nil ? "the model name is NULL" : "the URL is NULL", error)
+      return -1
+    }
+    guard let fetch else {
+      ErrorReporting.fail(.argument, "the fetch function is NULL", error)
+      return -1
+    }
+    var next: String? = first
+    var taken = 0
+    while let current = next, maxPages <= 0 || taken < maxPages {
+      switch takePage(engine, name, current, fetch, page, payload, cache: cache != 0) {
+      case .failure(let failure):
+        ErrorReporting.fail(failure, error)
+        return -1
+      case .success(let (following, stop)):
+        taken += 1
+        if stop { next = nil } else { next = following }
+      }
+    }
+    ErrorReporting.succeed(error)
+    return taken
+  }
+}
+
+/// One page of `strata_context_fetch`: the request, the page taken, the
+/// page function called; the next page's URL and whether to stop.
+private func takePage(
+  _ engine: GraphContext, _ model: String, _ url: String, _ fetch: strata_fetch_fn, _ page: strata_page_fn?,
+  _ payload: UnsafeMutableRawPointer?, cache: Bool
+) -> Result<(next: String?, stop: Bool), StrataError> {
+  let headers: [(name: String, value: String)]
+  if cache {
+    switch engine.fetchHeaders(url) {
+    case .failure(let failure): return .failure(failure)
+    case .success(let found): headers = found
+    }
+  } else {
+    headers = []
+  }
+  guard let sent = headerArray(headers) else { return .failure(StrataError(code: .oom, message: "out of memory")) }
+  defer { JValue.release(sent) }
+  var response = strata_response_t()
+  defer {
+    free(response.body)
+    if let returned = response.headers { JValue.release(returned) }
+  }
+  let status = url.withCString { address -> Int32 in
+    var request = strata_request_t(url: address, headers: UnsafePointer(sent))
+    return fetch(&request, &response, payload)
+  }
+  if status != 0 {
+    let reason = withUnsafeBytes(of: response.error) { bytes in
+      String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    return .failure(
+      StrataError(
+        code: .io,
+        message: "\(url): the fetch function failed (\(status))" + (reason.isEmpty ? "" : ": \(reason)")))
+  }
+  let pairs: [(name: String, value: String)]
+  switch fetchedHeaders(response.headers) {
+  case .failure(let failure): return .failure(failure)
+  case .success(let read): pairs = read
+  }
+  let body = UnsafeBufferPointer(
+    start: response.body.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: response.length)
+  let taken: FetchedPage
+  switch engine.fetchPage(
+    model, url: url, status: Int(response.status), headers: pairs, body: body, request: ImportRequest(),
+    cache: cache)
+  {
+  case .failure(let failure): return .failure(failure)
+  case .success(let made): taken = made
+  }
+  guard let page else { return .success((taken.next, false)) }
+  let records = taken.outcome.records
+  guard let array = Handles.modelArray(records), let report = taken.outcome.report() else {
+    return .failure(StrataError(code: .oom, message: "out of memory"))
+  }
+  defer {
+    for position in 0..<records.count { strata_model_decref(array[position]) }
+    free(array)
+    JValue.release(report)
+  }
+  JValue.setNew(report, "url", JValue.makeString(url) ?? json_null())
+  JValue.setNew(report, "status", json_integer(json_int_t(response.status)) ?? json_null())
+  JValue.setNew(report, "next", taken.next.flatMap(JValue.makeString) ?? json_null())
+  JValue.setNew(report, "cached", taken.cached ? json_true() : json_false())
+  let stop = page(UnsafePointer(array), records.count, UnsafePointer(report), payload) != 0
+  return .success((taken.next, stop))
+}
+
+/// Headers as a new array of [name, value] pairs, or nil when memory ran out.
+private func headerArray(_ headers: [(name: String, value: String)]) -> JPtr? {
+  guard let array = json_array() else { return nil }
+  for (name, value) in headers {
+    guard let pair = json_array(), let nameValue = JValue.makeString(name), let valueValue = JValue.makeString(value)
+    else {
+      JValue.release(array)
+      return nil
+    }
+    json_array_append_new(pair, nameValue)
+    json_array_append_new(pair, valueValue)
+    json_array_append_new(array, pair)
+  }
+  return array
 }

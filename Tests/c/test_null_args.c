@@ -137,6 +137,14 @@ static int refeeding(strata_model_t *model, size_t line, void *data) {
     return 0;
 }
 
+/* A fetch function that fails, with a message (strata_context_fetch). */
+static int failing_fetch(const strata_request_t *request, strata_response_t *response, void *payload) {
+    (void)request;
+    (void)payload;
+    snprintf(response->error, sizeof response->error, "no network here");
+    return 7;
+}
+
 int main(void) {
     strata_error_t err;
     strata_schema_builder_t *builder = strata_schema_builder_new();
@@ -545,6 +553,16 @@ int main(void) {
             CHECK(strata_context_fetch_page(NULL, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL) ==
                   NULL);
             json_decref(bad_headers);
+            /* the loop: a NULL context, model, URL or fetch function */
+            CHECK_ARG(strata_context_fetch(NULL, "Post", "http://x/", failing_fetch, NULL, NULL, 0, 1, &err) == -1);
+            CHECK_ARG(strata_context_fetch(context, NULL, "http://x/", failing_fetch, NULL, NULL, 0, 1, &err) == -1);
+            CHECK_ARG(strata_context_fetch(context, "Post", NULL, failing_fetch, NULL, NULL, 0, 1, &err) == -1);
+            CHECK_ARG(strata_context_fetch(context, "Post", "http://x/", NULL, NULL, NULL, 0, 1, &err) == -1);
+            CHECK(strata_context_fetch(NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL) == -1);
+            /* a fetch function that fails: an io error with its message, nothing imported */
+            CHECK(strata_context_fetch(context, "Post", "http://x/", failing_fetch, NULL, NULL, 0, 1, &err) == -1);
+            CHECK(err.code == STRATA_ERROR_IO && strstr(err.message, "http://x/") != NULL &&
+                  strstr(err.message, "no network here") != NULL);
         }
         {
             /* the metadata forms: a failure leaves *metadata NULL; none declared gives NULL */
