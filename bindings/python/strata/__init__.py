@@ -20,8 +20,8 @@ checkout's ``build/`` folder.
 from __future__ import annotations
 
 from . import _native
-from ._errors import LineError, MappingError, SchemaError, StrataError
-from ._graph import Context, Fetch, ImportResult, Page, Record
+from ._errors import BatchError, LineError, MappingError, SchemaError, StrataError
+from ._graph import Batch, BatchFetch, Context, Fetch, ImportResult, Page, Record
 from ._http import Request, httpx_async_client, httpx_client, requests_client, urllib_client
 from ._handles import JSONInput
 from ._model import Model
@@ -36,6 +36,9 @@ __all__ = [
     "Record",
     "ImportResult",
     "Page",
+    "Batch",
+    "BatchFetch",
+    "BatchError",
     "Fetch",
     "Request",
     "urllib_client",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
-__all__ = ["StrataError", "SchemaError", "MappingError", "LineError"]
+__all__ = ["StrataError", "SchemaError", "MappingError", "LineError", "BatchError"]
 
 ErrorEntry = Dict[str, str]
 
@@ -100,3 +100,18 @@ def format_error(entry: ErrorEntry) -> str:
     code = entry.get("code", "")
     message = entry.get("message", "")
     return f"{where}{owner} {code}: {message}" if code else f"{where}{owner} {message}"
+
+
+class BatchError(Exception):
+    """Fetches of a batch failed (``Context.batch``): ``failures`` holds each
+    failed fetch's URL and its exception (a :class:`StrataError`, or the
+    client's own), in the order the fetches were added; the pages of the
+    others, and the failed ones' pages before their error, are imported."""
+
+    failures: "List[Tuple[str, BaseException]]"
+
+    def __init__(self, failures: "Sequence[Tuple[str, BaseException]]", total: int) -> None:
+        self.failures = list(failures)
+        lines = [f"{len(self.failures)} of {total} fetches failed:"]
+        lines.extend(f"  {url}: {type(error).__name__}: {error}".split("\n")[0] for url, error in self.failures)
+        super().__init__("\n".join(lines))

@@ -27,7 +27,7 @@ from typing import (
     Union,
 )
 
-from ._errors import MappingError, StrataError
+from ._errors import BatchError, MappingError, StrataError
 from ._http import Headers, Request, as_client, header_pairs, is_async_client
 from ._handles import JSONInput, adopt_array, adopt_response, encode, json_handle, last_errors, model_name, take_json
 from ._model import Model, adopt_model, model_adopter
@@ -260,6 +260,93 @@ class Fetch:
             url = page.next
 
 
+class BatchFetch:
+    """One fetch of a batch (:meth:`Batch.fetch`): after the batch, its
+    ``pages`` (those taken, in order) and its ``error`` (None, or the
+    exception that stopped it)."""
+
+    def __init__(self, model: str, url: str, options: Dict[str, Any]) -> None:
+        self.model, self.url, self.options = model, url, options
+        self.pages: List[Page] = []
+        self.error: Optional[BaseException] = None
+
+    def __repr__(self) -> str:
+        state = "failed" if self.error is not None else f"{len(self.pages)} pages"
+        return f"<strata.BatchFetch {self.model} {self.url} {state}>"
+
+
+class Batch:
+    """Several fetches run together (:meth:`Context.batch`): added in the
+    ``with`` block, run when it ends (on threads, or as asyncio tasks with an
+    async client), each page imported in its own transaction; then one
+    completion: ``fetches`` with their pages, and a :class:`BatchError` with
+    every failure when any failed."""
+
+    def __init__(self, context: "Context", client: Any, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("strata: a batch needs at least one worker")
+        self._context, self._client, self._workers = context, client, workers
+        self.fetches: List[BatchFetch] = []
+
+    def fetch(self, model: str, url: str, **options: Any) -> BatchFetch:
+        """Adds a fetch (the options of :meth:`Context.fetch`: ``pages``,
+        ``fetch_first``, ``cache``, ``root``, ``meta``)."""
+        if "client" in options:
+            raise TypeError("strata: the batch's client fetches every page: give it to ctx.batch(client=...)")
+        added = BatchFetch(model, url, options)
+        self.fetches.append(added)
+        return added
+
+    @property
+    def pages(self) -> List[Page]:
+        """Every page taken, fetch by fetch."""
+        return [page for fetch in self.fetches for page in fetch.pages]
+
+    def _completed(self) -> None:
+        failures = [(fetch.url, fetch.error) for fetch in self.fetches if fetch.error is not None]
+        if failures:
+            raise BatchError(failures, len(self.fetches))
+
+    def _run(self, fetch: BatchFetch) -> None:
+        try:
+            for page in self._context.fetch(fetch.model, fetch.url, client=self._client, **fetch.options):
+                fetch.pages.append(page)
+        except Exception as error:  # collected: the other fetches go on
+            fetch.error = error
+
+    def __enter__(self) -> "Batch":
+        if is_async_client(self._client):
+            raise TypeError("strata: a batch with an async client runs with async with")
+        return self
+
+    def __exit__(self, kind: Any, value: Any, trace: Any) -> None:
+        if kind is not None:
+            return  # the block failed: nothing is fetched
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=self._workers) as pool:
+            list(pool.map(self._run, self.fetches))
+        self._completed()
+
+    async def __aenter__(self) -> "Batch":
+        return self
+
+    async def __aexit__(self, kind: Any, value: Any, trace: Any) -> None:
+        if kind is not None:
+            return
+        import asyncio
+
+        async def run(fetch: BatchFetch) -> None:
+            try:
+                async for page in self._context.fetch(fetch.model, fetch.url, client=self._client, **fetch.options):
+                    fetch.pages.append(page)
+            except Exception as error:  # collected: the other fetches go on
+                fetch.error = error
+
+        await asyncio.gather(*(run(fetch) for fetch in self.fetches))
+        self._completed()
+
+
 # the password of a URL's user part (postgresql://user:password@host/db)
 _PASSWORD = re.compile(r"^([a-z]+://[^/?@:]*:)[^/?@]*@")
 
@@ -457,6 +544,15 @@ class Context:
         :class:`MappingError` (code ``http``); an exception of the client is
         raised as it is; either way nothing of that page is imported."""
         return Fetch(self, model, url, client, pages, fetch_first, cache, root, meta)
+
+    def batch(self, *, client: Any = None, workers: int = 4) -> Batch:
+        """Several fetches as one (MMRecord's batches): ``with ctx.batch() as
+        batch:`` adds them (``batch.fetch(model, url, pages=...)``), and the
+        end of the block runs them together with ``client`` (on up to
+        ``workers`` threads; ``async with`` for an async client), each page
+        imported in its own transaction. Then ``batch.fetches`` hold their
+        pages, and :class:`BatchError` lists every fetch that failed."""
+        return Batch(self, client, workers)
 
     def fetch_headers(self, url: str) -> List[Tuple[str, str]]:
         """The headers to send with a GET of ``url``: ``If-None-Match`` and

@@ -359,3 +359,44 @@ def test_the_shell_fetches_pages_into_a_file(base: str, server: Server, tmp_path
     assert failed.returncode == 1 and "http" in failed.stderr and "500" in failed.stderr
     with strata.Schema(SCHEMA).context(str(db)) as ctx:
         assert ctx.count("Tweet") == 12
+
+
+def test_a_batch_runs_its_fetches_together_and_collects_every_error(schema: strata.Schema, base: str) -> None:
+    with schema.context() as ctx:
+        with pytest.raises(strata.BatchError) as raised:
+            with ctx.batch(workers=3) as batch:
+                search = batch.fetch("Tweet", f"{base}/search?q=a")
+                links = batch.fetch("LinkTweet", f"{base}/links", pages=2)
+                broken = batch.fetch("Tweet", f"{base}/error")
+                cursors = batch.fetch("CursorTweet", f"{base}/cursor")
+        # one completion: every fetch ran; the failure is listed, the others' pages are in
+        assert [len(fetch.pages) for fetch in (search, links, broken, cursors)] == [3, 2, 0, 3]
+        assert [url for url, _ in raised.value.failures] == [f"{base}/error"]
+        error = raised.value.failures[0][1]
+        assert isinstance(error, strata.MappingError) and error.errors[0]["code"] == "http"
+        assert len(batch.pages) == 8 and broken.error is error and search.error is None
+        assert ctx.count("Tweet") == 12 and ctx.count("LinkTweet") == 8 and ctx.count("CursorTweet") == 12
+        ctx.check()
+        # a block that raises fetches nothing
+        with pytest.raises(KeyError):
+            with ctx.batch() as nothing:
+                nothing.fetch("Tweet", f"{base}/plain")
+                raise KeyError("stop")
+        assert nothing.fetches[0].pages == []
+
+
+def test_an_async_batch(schema: strata.Schema, base: str) -> None:
+    import httpx
+
+    async def run() -> List[int]:
+        with schema.context() as ctx:
+            async with httpx.AsyncClient() as client:
+                async with ctx.batch(client=client) as batch:
+                    batch.fetch("Tweet", f"{base}/search?q=a")
+                    batch.fetch("LinkTweet", f"{base}/links")
+            with pytest.raises(TypeError, match="async with"):
+                with ctx.batch(client=client):
+                    pass
+            return [len(fetch.pages) for fetch in batch.fetches]
+
+    assert asyncio.run(run()) == [3, 3]
