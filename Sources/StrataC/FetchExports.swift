@@ -175,7 +175,9 @@ private func takePage(
   } else {
     headers = []
   }
-  guard let sent = headerArray(headers) else { return .failure(StrataError(code: .oom, message: "out of memory")) }
+  guard let sent = headerArray(headers) else {
+    return .failure(StrataError(code: .oom, message: "out of memory"))
+  }
   defer { JValue.release(sent) }
   var response = strata_response_t()
   defer {
@@ -201,7 +203,8 @@ private func takePage(
   case .success(let read): pairs = read
   }
   let body = UnsafeBufferPointer(
-    start: response.body.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: response.length)
+    start: response.body.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) },
+    count: response.length)
   let taken: FetchedPage
   switch engine.fetchPage(
     model, url: url, status: Int(response.status), headers: pairs, body: body, request: ImportRequest(),
@@ -232,7 +235,8 @@ private func takePage(
 private func headerArray(_ headers: [(name: String, value: String)]) -> JPtr? {
   guard let array = json_array() else { return nil }
   for (name, value) in headers {
-    guard let pair = json_array(), let nameValue = JValue.makeString(name), let valueValue = JValue.makeString(value)
+    guard let pair = json_array(), let nameValue = JValue.makeString(name),
+      let valueValue = JValue.makeString(value)
     else {
       JValue.release(array)
       return nil

@@ -22,6 +22,7 @@ from ctypes import (
     c_int,
     c_int32,
     c_int64,
+    c_long,
     c_longlong,
     c_size_t,
     c_uint,
@@ -335,6 +336,12 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
             context_p, c_char_p, c_char_p, c_size_t, json_p, KEEP_FN, c_void_p, size_p, POINTER(model_p),
             POINTER(json_p), error_p,
         ),
+    ),
+    # the page loop over C callbacks; Python runs its own loop (Context.fetch)
+    (
+        "strata_context_fetch",
+        c_long,
+        (context_p, c_char_p, c_char_p, c_void_p, c_void_p, c_void_p, c_long, c_int, error_p),
     ),
     ("strata_context_fetch_headers", json_p, (context_p, c_char_p, error_p)),
     (
