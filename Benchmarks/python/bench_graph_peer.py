@@ -27,7 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import msgspec
 
@@ -93,8 +93,11 @@ def peer_memory(payload: bytes) -> int:
     return len(by_number) + len(users) + len(labels)
 
 
-def peer_sqlite(payload: bytes, path: str) -> None:
-    """msgspec decode, dicts, and executemany upserts in one transaction."""
+def peer_rows(payload: bytes) -> Tuple[Dict[int, tuple], Dict[int, tuple], Dict[int, tuple], List[tuple], List[tuple],
+                                         List[tuple]]:
+    """msgspec decode, then the rows of each table, users, labels and
+    milestones deduplicated in dicts (bools as 0 or 1): users, labels,
+    milestones, issues, label links, issue numbers."""
     issues = DECODER.decode(payload)
     users: Dict[int, tuple] = {}
     labels: Dict[int, tuple] = {}
@@ -104,24 +107,30 @@ def peer_sqlite(payload: bytes, path: str) -> None:
     numbers: List[tuple] = []
     for issue in issues:
         user = issue.user
-        users[user.id] = (user.id, user.login, user.avatar_url, user.site_admin)
+        users[user.id] = (user.id, user.login, user.avatar_url, int(user.site_admin))
         assignee = issue.assignee
         if assignee is not None:
-            users[assignee.id] = (assignee.id, assignee.login, assignee.avatar_url, assignee.site_admin)
+            users[assignee.id] = (assignee.id, assignee.login, assignee.avatar_url, int(assignee.site_admin))
         milestone = issue.milestone
         if milestone is not None:
             milestones[milestone.id] = (milestone.id, milestone.url, milestone.number, milestone.title,
                                         milestone.description, milestone.state, milestone.open_issues,
                                         milestone.closed_issues, milestone.created_at, milestone.due_on)
         for position, label in enumerate(issue.labels):
-            labels[label.id] = (label.id, label.name, label.color, label.default, label.description)
+            labels[label.id] = (label.id, label.name, label.color, int(label.default), label.description)
             links.append((issue.number, position, label.id))
         numbers.append((issue.number,))
         rows.append((issue.number, issue.url, issue.html_url, issue.id, issue.title, user.id, issue.state,
-                     issue.locked, assignee.id if assignee is not None else None,
+                     int(issue.locked), assignee.id if assignee is not None else None,
                      milestone.id if milestone is not None else None, issue.comments, issue.created_at,
                      issue.updated_at, issue.closed_at, issue.body, issue.score,
                      ENCODER.encode(issue.reactions).decode()))
+    return users, labels, milestones, rows, links, numbers
+
+
+def peer_sqlite(payload: bytes, path: str) -> None:
+    """msgspec decode, dicts, and executemany upserts in one transaction."""
+    users, labels, milestones, rows, links, numbers = peer_rows(payload)
     db = sqlite3.connect(path, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode=WAL")

@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
 import strata  # noqa: E402
-from bench_graph_peer import ENCODER, DECODER  # noqa: E402
+from bench_graph_peer import peer_rows  # noqa: E402
 
 PAGE = 500
 MODEL = "GHIssue"
@@ -77,33 +77,7 @@ ISSUE_SQL = upsert("gh_issue", "number", ["number", "url", "html_url", "id", "ti
 
 
 def peer_page(db: "psycopg.Connection[Any]", page: bytes) -> None:
-    issues = DECODER.decode(page)
-    users: Dict[int, tuple] = {}
-    labels: Dict[int, tuple] = {}
-    milestones: Dict[int, tuple] = {}
-    rows: List[tuple] = []
-    links: List[tuple] = []
-    numbers: List[tuple] = []
-    for issue in issues:
-        user = issue.user
-        users[user.id] = (user.id, user.login, user.avatar_url, int(user.site_admin))
-        assignee = issue.assignee
-        if assignee is not None:
-            users[assignee.id] = (assignee.id, assignee.login, assignee.avatar_url, int(assignee.site_admin))
-        milestone = issue.milestone
-        if milestone is not None:
-            milestones[milestone.id] = (milestone.id, milestone.url, milestone.number, milestone.title,
-                                        milestone.description, milestone.state, milestone.open_issues,
-                                        milestone.closed_issues, milestone.created_at, milestone.due_on)
-        for position, label in enumerate(issue.labels):
-            labels[label.id] = (label.id, label.name, label.color, int(label.default), label.description)
-            links.append((issue.number, position, label.id))
-        numbers.append((issue.number,))
-        rows.append((issue.number, issue.url, issue.html_url, issue.id, issue.title, user.id, issue.state,
-                     int(issue.locked), assignee.id if assignee is not None else None,
-                     milestone.id if milestone is not None else None, issue.comments, issue.created_at,
-                     issue.updated_at, issue.closed_at, issue.body, issue.score,
-                     ENCODER.encode(issue.reactions).decode()))
+    users, labels, milestones, rows, links, numbers = peer_rows(page)
     with db.transaction():
         with db.cursor() as cursor:
             # sorted: two writers upserting the same users in another order would deadlock

@@ -156,24 +156,28 @@ class ImportResult(List[Record]):
         )
 
 
-class Page(List[Record]):
-    """One page of a fetch (:meth:`Context.fetch`): its records, in order,
-    with ``url`` and ``status``, ``next`` (the next page's URL, or None for
-    the last), ``cached`` (True when the page was not imported again: a 304,
-    the body of last time, or page 0 of ``fetch_first``), the import's
-    ``created``, ``updated``, ``unchanged``, ``deleted`` and ``warnings``, and
-    ``metadata`` (the response's paging metadata, None for a cached page)."""
+def _counted(result: ImportResult, report: Dict[str, Any], metadata: Optional[Model]) -> None:
+    """Sets what an import did on ``result``, from the engine's report."""
+    result.metadata = metadata
+    result.created = report.get("created", {})
+    result.updated = report.get("updated", {})
+    result.unchanged = report.get("unchanged", {})
+    result.deleted = report.get("deleted", {})
+    result.warnings = report.get("warnings", [])
+
+
+class Page(ImportResult):
+    """One page of a fetch (:meth:`Context.fetch`): an :class:`ImportResult`
+    (its records, in order, and what the import did; ``metadata`` None for a
+    cached page) with ``url`` and ``status``, ``next`` (the next page's URL,
+    or None for the last) and ``cached`` (True when the page was not
+    imported again: a 304, the body of last time, or page 0 of
+    ``fetch_first``)."""
 
     url: Optional[str]
     status: Optional[int]
     next: Optional[str]
     cached: bool
-    created: Dict[str, int]
-    updated: Dict[str, int]
-    unchanged: Dict[str, int]
-    deleted: Dict[str, int]
-    warnings: List[Dict[str, str]]
-    metadata: Optional[Model]
 
     def __repr__(self) -> str:
         return (
@@ -186,12 +190,8 @@ class Page(List[Record]):
 def _page(records: List[Record], url: Optional[str], status: Optional[int], next_url: Optional[str], cached: bool,
           report: Dict[str, Any], metadata: Optional[Model]) -> Page:
     page = Page(records)
-    page.url, page.status, page.next, page.cached, page.metadata = url, status, next_url, cached, metadata
-    page.created = report.get("created", {})
-    page.updated = report.get("updated", {})
-    page.unchanged = report.get("unchanged", {})
-    page.deleted = report.get("deleted", {})
-    page.warnings = report.get("warnings", [])
+    page.url, page.status, page.next, page.cached = url, status, next_url, cached
+    _counted(page, report, metadata)
     return page
 
 
@@ -505,13 +505,7 @@ class Context:
                 lib.strata_json_decref(report.value)
             raise
         result = ImportResult(records)
-        result.metadata = meta_model
-        counts = take_json(report.value) if report.value else {}
-        result.created = counts.get("created", {})
-        result.updated = counts.get("updated", {})
-        result.unchanged = counts.get("unchanged", {})
-        result.deleted = counts.get("deleted", {})
-        result.warnings = counts.get("warnings", [])
+        _counted(result, take_json(report.value) if report.value else {}, meta_model)
         if failures:
             raise failures[0]
         return result
