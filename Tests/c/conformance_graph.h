@@ -268,6 +268,54 @@ static strata_context_t *graph_step(const char *file, const char *name, const ch
         }
         json_decref(actual);
         strata_model_decref(record);
+    } else if (json_is_string(json_object_get(step, "fetchHeaders"))) {
+        json_t *headers = strata_context_fetch_headers(context, json_string_value(json_object_get(step, "fetchHeaders")),
+                                                       &err);
+        snprintf(what, sizeof what, "%s: fetch headers", label);
+        if (headers == NULL) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        } else if (!json_equal(headers, json_object_get(step, "headers"))) {
+            fail_values(file, name, what, json_object_get(step, "headers"), headers);
+        }
+        json_decref(headers);
+    } else if (json_is_string(json_object_get(step, "fetchPage"))) {
+        const char *body = json_string_value(json_object_get(step, "body"));
+        size_t count = 0, r;
+        json_t *report = NULL;
+        const json_t *cache = json_object_get(step, "cache");
+        strata_model_t **records = strata_context_fetch_page(
+            context, json_string_value(json_object_get(step, "fetchPage")),
+            json_string_value(json_object_get(step, "url")), (int)json_integer_value(json_object_get(step, "status")),
+            json_object_get(step, "headers"), body, body != NULL ? strlen(body) : 0, NULL,
+            json_is_false(cache) ? 0 : 1, &count, NULL, &report, &err);
+        if (records == NULL) {
+            graph_check_failure(file, name, label, step, &err);
+            failed = 1;
+        } else {
+            json_t *got = json_object();
+            json_t *keys = json_array();
+            for (r = 0; r < count; r++) {
+                json_array_append_new(keys, strata_record_key(records[r]));
+                strata_model_decref(records[r]);
+            }
+            strata_free(records);
+            json_object_set_new(got, "records", keys);
+            json_object_set(got, "next", json_object_get(report, "next"));
+            json_object_set(got, "cached", json_object_get(report, "cached"));
+            {
+                const char *field;
+                json_t *value;
+                json_object_foreach(got, field, value) {
+                    const json_t *want = json_object_get(step, field);
+                    snprintf(what, sizeof what, "%s: page %s", label, field);
+                    if (want != NULL && !json_equal(value, want))
+                        fail_values(file, name, what, want, value);
+                }
+            }
+            json_decref(got);
+            json_decref(report);
+        }
     } else if (json_is_string(json_object_get(step, "count"))) {
         unsigned flags = json_is_false(json_object_get(step, "stubs")) ? STRATA_SKIP_STUBS : 0;
         const char *model = json_string_value(json_object_get(step, "count"));

@@ -227,6 +227,37 @@ private func runGraphStep(
       #expect(
         try context.count(model, where: condition, stubs: stubs) == records.count, "\(label): count(where:)")
     }
+  } else if case .string(let url)? = step["fetchHeaders"] {
+    let headers = JSON.array(
+      try context.fetchHeaders(url).map { .array([.string($0.name), .string($0.value)]) })
+    #expect(headers == step["headers"], "\(label): fetch headers \(headers)")
+  } else if case .string(let model)? = step["fetchPage"], case .string(let url)? = step["url"],
+    case .int(let status)? = step["status"], case .string(let body)? = step["body"]
+  {
+    var headers: [FetchHeader] = []
+    if case .array(let pairs)? = step["headers"] {
+      for pair in pairs {
+        if case .array(let parts) = pair, parts.count == 2, case .string(let name) = parts[0],
+          case .string(let value) = parts[1]
+        {
+          headers.append(FetchHeader(name, value))
+        }
+      }
+    }
+    let page = try context.fetchPage(
+      model, url: url, response: FetchResponse(status: Int(status), headers: headers, body: Array(body.utf8)),
+      cache: step["cache"] != .bool(false))
+    if let expected = step["records"] {
+      let keys = JSON.array(page.records.map(\.key))
+      #expect(sameJSON(keys, expected), "\(label): page records \(keys), expected \(expected)")
+    }
+    if let expected = step["next"] {
+      #expect(
+        (page.next.map(JSON.string) ?? .null) == expected, "\(label): next \(String(describing: page.next))")
+    }
+    if let expected = step["cached"] {
+      #expect(JSON.bool(page.cached) == expected, "\(label): cached \(page.cached)")
+    }
   } else if case .string(let sql)? = step["sql"] {
     // the steps' SQL is SQLite's: PostgresGraphTests reads PostgreSQL's tables
     if let path, PostgresURL.isPostgres(path) { return }

@@ -82,6 +82,17 @@ def _step(step: Dict[str, Any], context: strata.Context, label: str) -> None:
                 "nothing to delete",
             )
         context.delete(record)
+    elif "fetchHeaders" in step:
+        headers = [list(pair) for pair in context.fetch_headers(step["fetchHeaders"])]
+        if headers != step["headers"]:
+            pytest.fail(f"{label}: fetch headers {headers!r}, expected {step['headers']!r}")
+    elif "fetchPage" in step:
+        page = context.fetch_page(step["fetchPage"], step["url"], step["status"], [tuple(pair) for pair in step["headers"]],
+                                  step["body"].encode(), cache=step.get("cache", True))
+        got = {"records": [record.key for record in page], "next": page.next, "cached": page.cached}
+        want = {key: step[key] for key in got if key in step}
+        if {key: got[key] for key in want} != want:
+            pytest.fail(f"{label}: page {got!r}, expected {want!r}")
     elif "get" in step:
         record = context.get(step["get"], step.get("key"))
         if "stub" in step and (record is None or record.is_stub != step["stub"]):
