@@ -58,10 +58,11 @@ TABLES = [
 ]
 
 
-def upsert(table: str, key: str, columns: List[str]) -> str:
+def upsert(table: str, key: str, columns: List[str], placeholder: str = "?") -> str:
+    """INSERT ... ON CONFLICT DO UPDATE of ``columns``, with the driver's parameter mark."""
     quoted = [f'"{c}"' for c in columns]
     updates = ", ".join(f"{q} = excluded.{q}" for c, q in zip(columns, quoted) if c != key)
-    return (f"INSERT INTO {table}({', '.join(quoted)}) VALUES({', '.join('?' * len(columns))}) "
+    return (f"INSERT INTO {table}({', '.join(quoted)}) VALUES({', '.join([placeholder] * len(columns))}) "
             f"ON CONFLICT({key}) DO UPDATE SET {updates}")
 
 

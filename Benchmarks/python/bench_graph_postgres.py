@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
 import strata  # noqa: E402
-from bench_graph_peer import peer_rows  # noqa: E402
+from bench_graph_peer import peer_rows, upsert as peer_upsert  # noqa: E402
 
 PAGE = 500
 MODEL = "GHIssue"
@@ -61,10 +61,7 @@ TABLES = [
 
 
 def upsert(table: str, key: str, columns: List[str]) -> str:
-    quoted = [f'"{c}"' for c in columns]
-    updates = ", ".join(f"{q} = excluded.{q}" for c, q in zip(columns, quoted) if c != key)
-    return (f"INSERT INTO {table}({', '.join(quoted)}) VALUES({', '.join(['%s'] * len(columns))}) "
-            f"ON CONFLICT({key}) DO UPDATE SET {updates}")
+    return peer_upsert(table, key, columns, placeholder="%s")
 
 
 USER_SQL = upsert("gh_user", "id", ["id", "login", "avatar_url", "site_admin"])

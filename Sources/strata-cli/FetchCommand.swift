@@ -43,13 +43,7 @@ enum FetchCommand {
     let model = parsed.positionals[1]
     let pages = GraphFile.wholeNumber("pages", parsed, usage: usage)
     let cache = !parsed.flags.contains("no-cache")
-    let context: Context
-    do {
-      context = try Context(schema: schema, path: database)
-    } catch {
-      Output.errors(error, file: database)
-      return 1
-    }
+    guard let context = GraphFile.create(schema, database) else { return 1 }
     defer { context.close() }
     var url: String? = parsed.positionals[2]
     var done = 0

@@ -78,13 +78,7 @@ enum ImportCommand {
       }
       options.append(("delete_orphans", rule))
     }
-    let context: Context
-    do {
-      context = try Context(schema: schema, path: database)
-    } catch {
-      Output.errors(error, file: database)
-      return 1
-    }
+    guard let context = GraphFile.create(schema, database) else { return 1 }
     defer { context.close() }
     do {
       let result = try context.import(
@@ -195,6 +189,17 @@ enum GraphFile {
     let path = parsed.positionals[0]
     do {
       return try Schema(contentsOfFile: path)
+    } catch {
+      Output.errors(error, file: path)
+      return nil
+    }
+  }
+
+  /// A context on the graph at `path` (an SQLite file, created when
+  /// missing, or a PostgreSQL URL); nil after printing the error.
+  static func create(_ schema: Schema, _ path: String) -> Context? {
+    do {
+      return try Context(schema: schema, path: path)
     } catch {
       Output.errors(error, file: path)
       return nil

@@ -24,12 +24,17 @@ package final class PostgresStatement: StoreStatement {
 
   /// A statement of `sql` (with `?` parameters) on `connection`; with
   /// `sends`, `run()` sends it without waiting for its answer.
-  package init(_ sql: String, on connection: PostgresConnection, sends: Bool = false) {
+  package convenience init(_ sql: String, on connection: PostgresConnection, sends: Bool = false) {
+    self.init(converted: Self.placeholders(sql), on: connection, sends: sends)
+  }
+
+  /// A statement of SQL already in PostgreSQL's form (`placeholders`: the
+  /// text with `$n` parameters, and their number).
+  package init(converted: (sql: String, count: Int), on connection: PostgresConnection, sends: Bool = false) {
     self.connection = connection
     self.sends = sends
-    let (text, count) = Self.placeholders(sql)
-    self.sql = text
-    self.parameters = Array(repeating: .null, count: count)
+    self.sql = converted.sql
+    self.parameters = Array(repeating: .null, count: converted.count)
   }
 
   // MARK: binding
@@ -152,7 +157,7 @@ package final class PostgresStatement: StoreStatement {
 
   /// `sql` with each `?` parameter outside quoted text, quoted names and
   /// comments written as `$1`, `$2`, ... in order, and their count.
-  package static func placeholders(_ sql: String) -> (String, Int) {
+  package static func placeholders(_ sql: String) -> (sql: String, count: Int) {
     var out: [UInt8] = []
     out.reserveCapacity(sql.utf8.count + 16)
     var count = 0

@@ -50,8 +50,19 @@ package final class PostgresStoreConnection: StoreConnection {
   package func withStatement<R>(_ sql: String, _ body: (any StoreStatement) throws(StrataError) -> R)
     throws(StrataError) -> R
   {
-    try body(PostgresStatement(sql, on: connection, sends: batching))
+    let converted: (sql: String, count: Int)
+    if let known = convertedSQL[sql] {
+      converted = known
+    } else {
+      converted = PostgresStatement.placeholders(sql)
+      convertedSQL[sql] = converted
+    }
+    return try body(PostgresStatement(converted: converted, on: connection, sends: batching))
   }
+
+  /// The store's SQL texts in PostgreSQL's form, converted once each (a
+  /// write runs the same few texts for every record).
+  private var convertedSQL: [String: (sql: String, count: Int)] = [:]
 
   /// True inside `batchingWrites`: statements run there are sent, not waited for.
   private var batching = false
