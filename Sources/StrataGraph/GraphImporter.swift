@@ -216,18 +216,6 @@ struct GraphImporter {
     let before = mapper.errors.count
     if let injected = inject(value, chosen, into: mapped, parent: parent) { return injected }
     if mapper.errors.count > before { return nil }
-    if transaction.memory.store?.dialect == .postgres, mapper.errors.isEmpty {
-      // a PostgreSQL graph's key columns are typed: no room for a key Strata
-      // makes (an import that failed already writes nothing: go on, to
-      // collect its other errors)
-      mapper.errors.append(
-        ErrorDetail(
-          path: here, model: chosen.name, code: .argument,
-          message:
-            "a '\(chosen.name)' record has no key (\(keyNames(chosen))): a PostgreSQL graph keeps only records with keys; give the model a key injector"
-        ))
-      return nil
-    }
     let key = RecordKey.synthetic(transaction.nextSynthetic)
     transaction.nextSynthetic += 1
     warnings.append(

@@ -240,8 +240,14 @@ struct QuerySQL {
       return (from, conditions, columns.map { column(alias, $0) })
     case .value(let name, let isKey):
       let value = column(alias, name)
-      // a key Strata made is a blob on SQLite (the property is absent)
-      guard isKey, dialect == .sqlite else { return (from, conditions, [value]) }
+      guard isKey else { return (from, conditions, [value]) }
+      // a key Strata made (the property is absent): a blob on SQLite, a
+      // number in strata_synthetic on PostgreSQL
+      if current.hasSyntheticColumn {
+        let synthetic = column(alias, TableLayout.syntheticColumn)
+        return (from, conditions, ["CASE WHEN \(synthetic) = 0 THEN \(value) END"])
+      }
+      guard dialect == .sqlite else { return (from, conditions, [value]) }
       return (from, conditions, ["CASE WHEN typeof(\(value)) = 'blob' THEN NULL ELSE \(value) END"])
     case .toOne(_, let columns):
       return (from, conditions, columns.map { column(alias, $0) })
@@ -372,10 +378,8 @@ struct QuerySQL {
       }
     }
     if let position = table.keyProperties.firstIndex(of: name) {
-      var start = 0
-      for part in table.keyParts[..<position] { start += part.width }
-      let columns = table.keyColumns[start..<(start + table.keyParts[position].width)].map(\.name)
-      if case .key = table.keyParts[position] { return .key(Array(columns)) }
+      let columns = table.keyColumns(ofProperty: position).map(\.name)
+      if case .key = table.propertyParts[table.propertyParts.startIndex + position] { return .key(columns) }
       return .value(columns[0], isKey: true)
     }
     guard let property = table.property(name) else { return nil }

@@ -38,8 +38,8 @@ extension GraphStore {
     var found: [Referrer] = []
     for table in layout.tables {
       if case .success(let type) = schema.modelType(table.name) {
-        var offset = 0
-        for (name, part) in zip(table.keyProperties, table.keyParts) {
+        var offset = table.hasSyntheticColumn ? 1 : 0
+        for (name, part) in zip(table.keyProperties, table.propertyParts) {
           defer { offset += part.width }
           guard let index = type.propertyIndex[name], let relation = type.properties[index].relation,
             relation.target < schema.models.count,
@@ -91,18 +91,20 @@ extension GraphStore {
   }
 
   /// The largest key Strata made for a record of the file (keys it makes
-  /// are 8-byte blobs, which sort after every other value in a key column),
-  /// or 0 when there is none.
+  /// are 8-byte blobs, which sort after every other value in a key column;
+  /// on PostgreSQL numbers in `strata_synthetic`), or 0 when there is none.
   func largestSyntheticKey() throws(StrataError) -> Int64 {
     var largest: Int64 = 0
     for table in layout.tables {
       guard let first = table.keyColumns.first else { continue }
       let sql = "SELECT max(\(dialect.quoted(first.name))) FROM \(dialect.quoted(table.name))"
       try connection.withStatement(sql) { (statement) throws(StrataError) in
-        guard try statement.step(), case .blob(let bytes) = statement.cell(0),
-          let id = RecordRows.syntheticID(bytes)
-        else { return }
-        largest = max(largest, id)
+        guard try statement.step() else { return }
+        switch statement.cell(0) {
+        case .blob(let bytes): if let id = RecordRows.syntheticID(bytes) { largest = max(largest, id) }
+        case .integer(let id) where table.hasSyntheticColumn: largest = max(largest, id)
+        default: return
+        }
       }
     }
     return largest

@@ -208,7 +208,11 @@ extension GraphStore {
       var integers: [(key: Int64, index: Int)] = []
       integers.reserveCapacity(group.count)
       for index in group {
-        guard changes[index].key.count == 1, case .integer(let key) = changes[index].key[0] else { break }
+        // one integer column (on PostgreSQL after strata_synthetic's 0)
+        let cells = changes[index].key
+        guard cells.count == 1 || (cells.count == 2 && cells[0] == .integer(0)),
+          case .integer(let key) = cells[cells.count - 1]
+        else { break }
         integers.append((key, index))
       }
       if integers.count == group.count {

@@ -118,7 +118,9 @@ package final class GraphStore {
     path: String, schema: Schema, readOnly: Bool = false, busyTimeout: Int32 = 5000
   ) throws(StrataError) {
     try self.init(
-      path: path, layout: try TableLayout(schema: schema), schemaVersion: schema.version, readOnly: readOnly,
+      path: path,
+      layout: try TableLayout(schema: schema, dialect: PostgresURL.isPostgres(path) ? .postgres : .sqlite),
+      schemaVersion: schema.version, readOnly: readOnly,
       busyTimeout: busyTimeout)
   }
 

@@ -12,7 +12,10 @@ import Strata
 /// Strata made for a record that had none (`{"$id": N}`) is a blob of N's
 /// 8 bytes, big-endian (so blobs order as the numbers), in the key's first
 /// column (empty blobs in the others): no value of the schema's types is a
-/// blob. A date is kept with nine fraction digits (`DateColumn`).
+/// blob. On PostgreSQL, whose columns are typed, it is N in the key's
+/// `strata_synthetic` column (0 for every other key) and the types' zeros in
+/// the others (`TableLayout.KeyPart.synthetic`). A date is kept with nine
+/// fraction digits (`DateColumn`).
 enum RecordRows {
   typealias Layout = TableLayout
 
@@ -38,6 +41,12 @@ enum RecordRows {
 
   /// The cells of `key` in a key of `parts`, or nil when the key does not have that shape.
   static func cells(_ key: RecordKey, parts: [Layout.KeyPart]) -> [SQLCell]? {
+    if parts.first == .synthetic {
+      // PostgreSQL: the number in its own column, placeholders in the others
+      let rest = Array(parts.dropFirst())
+      if case .synthetic(let id) = key { return [.integer(id)] + rest.flatMap(placeholders) }
+      return cells(key, parts: rest).map { [.integer(0)] + $0 }
+    }
     if case .synthetic(let id) = key {
       let width = parts.reduce(0) { $0 + $1.width }
       return [syntheticCell(id)] + Array(repeating: .blob([]), count: max(width - 1, 0))
@@ -50,6 +59,18 @@ enum RecordRows {
       out += made
     }
     return out
+  }
+
+  /// The cells a record with a key Strata made holds in the columns of
+  /// `part` on PostgreSQL: the type's zero (the record is told by its
+  /// `strata_synthetic` column).
+  private static func placeholders(_ part: Layout.KeyPart) -> [SQLCell] {
+    switch part {
+    case .synthetic, .value(.integer), .value(.bool): return [.integer(0)]
+    case .value(.real): return [.real(0)]
+    case .value(.text), .value(.date), .value(.json): return [.text("")]
+    case .key(let parts): return parts.flatMap(placeholders)
+    }
   }
 
   /// The cell of a key Strata made: `id`'s 8 bytes, big-endian.
@@ -66,6 +87,7 @@ enum RecordRows {
   private static func cells(_ key: RecordKey, part: Layout.KeyPart) -> [SQLCell]? {
     switch (part, key) {
     case (.key(let parts), _): return cells(key, parts: parts)
+    case (.synthetic, _): return nil
     case (.value(.integer), .int(let value)): return [.integer(value)]
     case (.value(.real), .double(let value)): return [.real(value)]
     case (.value(.bool), .bool(let value)): return [.integer(value ? 1 : 0)]
@@ -99,6 +121,10 @@ enum RecordRows {
   /// The key the cells hold in a key of `parts`; nil when they do not hold one.
   static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
     guard let first = cells.first else { return nil }
+    if parts.first == .synthetic {
+      guard case .integer(let id) = first else { return nil }
+      return id != 0 ? .synthetic(id) : key(cells.dropFirst(), parts: Array(parts.dropFirst()))
+    }
     let width = parts.reduce(0) { $0 + $1.width }
     if case .blob(let bytes) = first, let id = syntheticID(bytes) {
       let second = cells.dropFirst().first
@@ -118,6 +144,7 @@ enum RecordRows {
   private static func key(_ cells: ArraySlice<SQLCell>, part: Layout.KeyPart) -> RecordKey? {
     switch (part, cells.first ?? .null) {
     case (.key(let parts), _): return key(cells, parts: parts)
+    case (.synthetic, _): return nil
     case (.value(.integer), .integer(let value)): return .int(value)
     case (.value(.real), .real(let value)): return .double(value)
     case (.value(.real), .integer(let value)): return .double(Double(value))

@@ -58,6 +58,14 @@ package enum SQLDialect: Sendable {
     return prefix + suffix
   }
 
+  /// The definition of a key column: NOT NULL; a `strata_synthetic`
+  /// column also DEFAULT 0, so that rows inserted by other programs, which
+  /// do not name it, hold keys of their own.
+  func keyColumn(_ column: TableLayout.Column) -> String {
+    let definition = "\(quoted(column.name)) \(type(column.kind)) NOT NULL"
+    return TableLayout.isSynthetic(column.name) ? definition + " DEFAULT 0" : definition
+  }
+
   /// What follows a table's column list: SQLite keeps a table's rows in its
   /// primary key's order (`WITHOUT ROWID`); PostgreSQL has no such clause.
   var tableSuffix: String { self == .sqlite ? " WITHOUT ROWID" : "" }
@@ -97,9 +105,7 @@ extension TableLayout {
   package func creationStatements(_ dialect: SQLDialect) -> [String] {
     var statements: [String] = []
     for table in tables {
-      var definitions = table.keyColumns.map {
-        "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL"
-      }
+      var definitions = table.keyColumns.map(dialect.keyColumn)
       definitions += [
         "\"strata_type\" TEXT NOT NULL", "\"strata_stub\" \(dialect.type(.integer)) NOT NULL DEFAULT 0",
         "\"strata_extra\" TEXT",
@@ -126,9 +132,9 @@ extension TableLayout {
     }
     for link in linkTables {
       let columns = GraphStore.linkColumns(link.owner, link.property, in: self)
-      var definitions = columns.owner.map { "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL" }
+      var definitions = columns.owner.map(dialect.keyColumn)
       definitions.append("\"position\" \(dialect.type(.integer)) NOT NULL")
-      definitions += columns.target.map { "\(dialect.quoted($0.name)) \(dialect.type($0.kind)) NOT NULL" }
+      definitions += columns.target.map(dialect.keyColumn)
       definitions.append("PRIMARY KEY(\(dialect.list(columns.owner.map(\.name) + ["position"])))")
       statements.append(
         "CREATE TABLE IF NOT EXISTS \(dialect.quoted(link.name))(\(definitions.joined(separator: ", ")))"

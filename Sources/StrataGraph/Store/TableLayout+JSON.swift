@@ -37,6 +37,7 @@ extension TableLayout {
     switch part {
     case .value(let kind): return .string(kind.rawValue)
     case .key(let parts): return .array(parts.map(json))
+    case .synthetic: return .string("synthetic")
     }
   }
 
@@ -94,6 +95,7 @@ extension TableLayout {
 
   private static func part(_ value: JSON, depth: Int = 0) throws(StrataError) -> KeyPart {
     switch value {
+    case .string("synthetic"): return .synthetic
     case .string: return .value(try kind(value))
     case .array(let items) where depth < 16:
       var parts: [KeyPart] = []
@@ -141,7 +143,8 @@ extension TableLayout {
       keyParts: parts, keyColumns: try columns(value["keyColumns"]), properties: properties, models: models,
       indexes: indexes)
     guard table.keyParts.reduce(0, { $0 + $1.width }) == table.keyColumns.count,
-      table.keyParts.count == table.keyProperties.count, !table.keyColumns.isEmpty
+      table.propertyParts.count == table.keyProperties.count, !table.keyColumns.isEmpty,
+      !table.propertyParts.contains(.synthetic)
     else { throw damaged("the key of '\(table.name)'") }
     return table
   }

@@ -53,11 +53,16 @@ package struct TableLayout: Equatable, Sendable {
     case value(ColumnKind)
     /// The key of a record of another key space, made of these parts.
     case key([KeyPart])
+    /// PostgreSQL only, first in every key: the column that holds a key
+    /// Strata made for a record that came without one (its number; 0 for
+    /// every other record), `strata_synthetic` (SQLite keeps such a key as
+    /// a blob in the key's first column, which no typed column can hold).
+    case synthetic
 
     /// The number of columns the part takes.
     var width: Int {
       switch self {
-      case .value: return 1
+      case .value, .synthetic: return 1
       case .key(let parts): return parts.reduce(0) { $0 + $1.width }
       }
     }
@@ -125,6 +130,20 @@ package struct TableLayout: Equatable, Sendable {
 
     /// The property named `name`, if the table stores it outside the key.
     func property(_ name: String) -> Property? { properties.first { $0.name == name } }
+
+    /// True when the key starts with a `strata_synthetic` column (PostgreSQL).
+    var hasSyntheticColumn: Bool { keyParts.first == .synthetic }
+    /// The parts of the key properties, one per key property (without the
+    /// `synthetic` part).
+    var propertyParts: ArraySlice<KeyPart> { hasSyntheticColumn ? keyParts.dropFirst() : keyParts[...] }
+
+    /// The key columns of the key property at `position` of `keyProperties`.
+    func keyColumns(ofProperty position: Int) -> ArraySlice<Column> {
+      var start = hasSyntheticColumn ? 1 : 0
+      let parts = propertyParts
+      for part in parts.prefix(position) { start += part.width }
+      return keyColumns[start..<(start + parts[parts.startIndex + position].width)]
+    }
   }
 
   /// The tables, in the schema's order of their models.
@@ -134,6 +153,14 @@ package struct TableLayout: Equatable, Sendable {
 
   /// The names of the columns every model table has besides its properties.
   static let systemColumns = ["strata_type", "strata_stub", "strata_extra"]
+  /// The name of the column of a `synthetic` key part.
+  static let syntheticColumn = "strata_synthetic"
+
+  /// True when `name` is the column of a `synthetic` key part, in its table
+  /// or renamed in another (`owner.strata_synthetic`, `author.strata_synthetic`).
+  static func isSynthetic(_ name: String) -> Bool {
+    name == syntheticColumn || name.hasSuffix("." + syntheticColumn)
+  }
 
   /// A layout from its tables (checked by the caller).
   init(tables: [Table]) {
@@ -157,10 +184,15 @@ package struct TableLayout: Equatable, Sendable {
   }
 
   /// The columns of a key space's key renamed for another table: the same
-  /// name when the key has one column, else `prefix.name`.
+  /// name when the key has one column, else `prefix.name`. The columns of
+  /// `synthetic` parts do not count and are always `prefix.name`, so that
+  /// PostgreSQL's tables name their columns as SQLite's do.
   static func renamed(_ columns: [Column], as prefix: String) -> [Column] {
-    if columns.count == 1 { return [Column(name: prefix, kind: columns[0].kind)] }
-    return columns.map { Column(name: "\(prefix).\($0.name)", kind: $0.kind) }
+    let valueColumns = columns.reduce(0) { $0 + (isSynthetic($1.name) ? 0 : 1) }
+    return columns.map { column in
+      if valueColumns == 1 && !isSynthetic(column.name) { return Column(name: prefix, kind: column.kind) }
+      return Column(name: "\(prefix).\(column.name)", kind: column.kind)
+    }
   }
 
   package static func == (lhs: TableLayout, rhs: TableLayout) -> Bool { lhs.tables == rhs.tables }
@@ -170,8 +202,9 @@ extension TableLayout {
   /// The layout of `schema`'s records. A schema whose names cannot make
   /// tables (a model named like Strata's own tables, a property named like a
   /// system column, two columns of one table with the same name, keys that
-  /// refer to each other in a cycle) is an `argument` error.
-  package init(schema: Schema) throws(StrataError) {
+  /// refer to each other in a cycle) is an `argument` error. On PostgreSQL
+  /// every key starts with a `synthetic` part.
+  package init(schema: Schema, dialect: SQLDialect = .sqlite) throws(StrataError) {
     let models = schema.models
     var keyShapes: [Int: (parts: [KeyPart], columns: [Column])] = [:]
 
@@ -185,6 +218,10 @@ extension TableLayout {
       }
       var parts: [KeyPart] = []
       var columns: [Column] = []
+      if dialect == .postgres {
+        parts.append(.synthetic)
+        columns.append(Column(name: Self.syntheticColumn, kind: .integer))
+      }
       for index in model.primaryKey where index < model.properties.count {
         let property = model.properties[index]
         if let relation = property.relation, relation.target < models.count {
@@ -251,9 +288,7 @@ extension TableLayout {
   /// The columns that hold property `name` in `table`.
   static func columns(of name: String, in table: Table) -> [String] {
     if let position = table.keyProperties.firstIndex(of: name) {
-      var start = 0
-      for part in table.keyParts[..<position] { start += part.width }
-      return table.keyColumns[start..<(start + table.keyParts[position].width)].map(\.name)
+      return table.keyColumns(ofProperty: position).map(\.name)
     }
     return table.property(name)?.columns.map(\.name) ?? []
   }

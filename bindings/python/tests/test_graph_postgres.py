@@ -104,11 +104,16 @@ def test_the_tables_are_postgresql_tables_anyone_reads(graph: str) -> None:
     name = graph.partition("?schema=")[2]
     columns = psql("SELECT column_name, data_type, collation_name FROM information_schema.columns "
                    f"WHERE table_schema = '{name}' AND table_name = 'Post' ORDER BY ordinal_position")
-    assert columns == [["id", "bigint", ""], ["strata_type", "text", ""], ["strata_stub", "bigint", ""],
-                       ["strata_extra", "text", ""], ["title", "text", "C"], ["author", "bigint", ""]]
+    assert columns == [["strata_synthetic", "bigint", ""], ["id", "bigint", ""], ["strata_type", "text", ""],
+                       ["strata_stub", "bigint", ""], ["strata_extra", "text", ""], ["title", "text", "C"],
+                       ["author.strata_synthetic", "bigint", ""], ["author", "bigint", ""]]
     rows = psql(f'SELECT p.title, u.login FROM {_schema(graph)}."Post" p JOIN {_schema(graph)}."User" u '
                 "ON p.author = u.id ORDER BY p.id")
     assert rows == [["Hello", "ann"], ["Again", "ann"], ["Mine", "bob"]]
+    # a row another program inserts without naming strata_synthetic holds a key of its own
+    psql(f"INSERT INTO {_schema(graph)}.\"User\"(id, strata_type, login) VALUES (9, 'User', 'cy')")
+    with schema.context(graph) as ctx:
+        assert ctx.get("User", 9)["login"] == "cy"
     tags = psql(f'SELECT owner, position, target FROM {_schema(graph)}."Post.tags" ORDER BY owner, position')
     assert tags == [["1", "0", "sun"], ["1", "1", "sea"], ["2", "0", "sea"]]
 
@@ -135,15 +140,25 @@ def test_a_wrong_server_is_an_io_error_that_hides_the_password() -> None:
     assert "***" in str(info.value)
 
 
-def test_a_record_without_a_key_is_refused_and_nothing_is_written(graph: str) -> None:
+def test_a_record_without_a_key_gets_one_as_on_sqlite(graph: str) -> None:
     schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    page = '{"data": {"posts": [{"id": 1, "title": "a", "author": {"login": "nobody"}}]}}'
     with schema.context(graph) as ctx:
-        with pytest.raises(strata.MappingError) as info:
-            ctx.import_("Post", '{"data": {"posts": [{"id": 1, "title": "a", "author": {"login": "nobody"}}]}}')
-        assert info.value.errors[0]["path"] == "/data/posts/0/author"
-        assert "key injector" in info.value.errors[0]["message"]
-        assert ctx.count("Post") == 0
+        result = ctx.import_("Post", page)
+        assert "key injector" in result.warnings[0]["message"]
+        assert ctx.get("Post", 1)["author"].key == {"$id": 1}
+        assert ctx.query("User", where={"id": None})[0]["login"] == "nobody"
         assert repr(ctx).startswith("<strata.Context postgresql://")
+    # the number is in strata_synthetic, the key column holds a placeholder
+    rows = psql(f'SELECT strata_synthetic, id, login FROM {_schema(graph)}."User"')
+    assert rows == [["1", "0", "nobody"]]
+    assert psql(f'SELECT "author.strata_synthetic", author FROM {_schema(graph)}."Post"') == [["1", "0"]]
+    # a context opened later goes on from the largest number made
+    with schema.context(graph) as ctx:
+        ctx.import_("Post", page.replace('"id": 1', '"id": 2'))
+        assert ctx.get("Post", 2)["author"].key == {"$id": 2}
+        assert [user["login"] for user in ctx.all("User")] == ["nobody", "nobody"]
+        ctx.check()
 
 
 def test_a_new_schema_version_changes_the_tables_in_one_transaction(graph: str) -> None:
@@ -175,7 +190,7 @@ def test_a_new_schema_version_changes_the_tables_in_one_transaction(graph: str) 
         ctx.check()
     assert "name" in columns("User") and "login" not in columns("User")
     assert "views" in columns("Post") and "color" not in columns("Tag")
-    assert columns("Badge") == ["id", "strata_type", "strata_stub", "strata_extra"]
+    assert columns("Badge") == ["strata_synthetic", "id", "strata_type", "strata_stub", "strata_extra"]
     assert psql(f'SELECT name FROM {_schema(graph)}."User" ORDER BY id') == [["ann"], ["bob"]]
     assert psql(f"SELECT value FROM {_schema(graph)}.strata_meta WHERE key = 'version'") == [["2"]]
 
