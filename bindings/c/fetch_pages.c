@@ -10,13 +10,9 @@
  *
  *   fetch_pages BASE_URL     e.g. http://127.0.0.1:8000/ serving examples/fetch/pages
  *
- * Build: cc fetch_pages.c -lstrata -ljansson -lcurl
+ * Build: cc fetch_pages.c -lstrata -ljansson -lcurl   (curl_fetch.h beside it)
  */
-#include <curl/curl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strata.h>
+#include "curl_fetch.h"
 
 #ifndef FETCH_EXAMPLE_DIR
 #define FETCH_EXAMPLE_DIR "examples/fetch"
@@ -28,81 +24,9 @@ struct run {
     int pages;
 };
 
-/* The body, grown as libcurl hands it over. */
-struct body {
-    char *bytes;
-    size_t length;
-};
-
-static size_t on_body(char *data, size_t size, size_t count, void *out) {
-    struct body *body = out;
-    size_t more = size * count;
-    char *grown = realloc(body->bytes, body->length + more + 1);
-    if (grown == NULL)
-        return 0; /* libcurl stops with CURLE_WRITE_ERROR */
-    memcpy(grown + body->length, data, more);
-    body->bytes = grown;
-    body->length += more;
-    return more;
-}
-
-/* Each header line "Name: value" as a ["Name", "value"] pair. */
-static size_t on_header(char *line, size_t size, size_t count, void *out) {
-    size_t length = size * count;
-    const char *colon = memchr(line, ':', length);
-    if (colon != NULL) {
-        const char *value = colon + 1;
-        size_t rest = length - (size_t)(value - line);
-        while (rest > 0 && (*value == ' ' || *value == '\t')) {
-            value++;
-            rest--;
-        }
-        while (rest > 0 && (value[rest - 1] == '\r' || value[rest - 1] == '\n'))
-            rest--;
-        json_array_append_new(out, json_pack("[s#s#]", line, (int)(colon - line), value, (int)rest));
-    }
-    return length;
-}
-
-/* The fetch function: one GET with libcurl. Ownership: response->headers and
-   response->body are handed to Strata (stolen). */
+/* The fetch function: one GET with libcurl (curl_fetch.h). */
 static int fetch(const strata_request_t *request, strata_response_t *response, void *payload) {
-    CURL *curl = ((struct run *)payload)->curl;
-    struct curl_slist *headers = NULL;
-    struct body body = {NULL, 0};
-    json_t *received = json_array();
-    size_t i;
-    long status = 0;
-    CURLcode code;
-    for (i = 0; i < json_array_size(request->headers); i++) {
-        const json_t *pair = json_array_get(request->headers, i);
-        char line[1024];
-        snprintf(line, sizeof line, "%s: %s", json_string_value(json_array_get(pair, 0)),
-                 json_string_value(json_array_get(pair, 1)));
-        headers = curl_slist_append(headers, line);
-    }
-    curl_easy_reset(curl);
-    curl_easy_setopt(curl, CURLOPT_URL, request->url);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, received);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
-    code = curl_easy_perform(curl);
-    curl_slist_free_all(headers);
-    if (code != CURLE_OK) {
-        snprintf(response->error, sizeof response->error, "%s", curl_easy_strerror(code));
-        free(body.bytes);
-        json_decref(received);
-        return 1;
-    }
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    response->status = (int)status;
-    response->headers = received;
-    response->body = body.bytes;
-    response->length = body.length;
-    return 0;
+    return curl_fetch(request, response, ((struct run *)payload)->curl);
 }
 
 /* The page function: prints the page; 0 to go on. */

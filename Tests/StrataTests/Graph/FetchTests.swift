@@ -5,8 +5,8 @@ import Testing
 
 /// Fetching pages through the Swift face (`Context.fetch`, an
 /// `AsyncSequence`) with a client of the test's own: canned pages with next
-/// links, ETags and a 304; the Python suite runs the same against a real
-/// HTTP server (bindings/python/tests/test_fetch.py).
+/// links, ETags and a 304. FetchServerTests fetch from a real HTTP server,
+/// the test API every face's fetch tests share (Tests/http/fetch_api.py).
 struct FetchTests {
   static let schema: JSON = [
     "strata": 1,
