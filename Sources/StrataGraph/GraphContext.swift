@@ -363,6 +363,12 @@ package final class GraphContext: @unchecked Sendable {
   private func importResolved(
     _ type: ModelType, _ shape: ResponseShape, _ response: JPtr, _ request: ImportRequest
   ) -> Result<ImportOutcome, StrataError> {
+    defer { memory.dropPrefetched() }
+    do throws(StrataError) {
+      try prefetch(response, type, root: shape.root)
+    } catch {
+      return .failure(error)
+    }
     var importer = GraphImporter(schema: schema, memory: memory)
     importer.tracksSeen = request.orphans != nil
     let records = importer.importResponse(response, type: type, root: shape.root)
@@ -396,11 +402,33 @@ package final class GraphContext: @unchecked Sendable {
       importer.retainsInputs = true
       defer { importer.releaseInputs() }
       var records: [GraphRecord] = []
+      // a cache that does not hold the whole file reads the page's records
+      // ahead, all at once: the elements are kept until then
+      let readsAhead = !memory.complete && memory.store != nil
+      var kept: [JPtr] = []
+      defer {
+        for element in kept { JValue.release(element) }
+        memory.dropPrefetched()
+      }
       let streamed = PrunedParser.forEachElement(bytes, .object(PlanRef(plan: plan))) { element, position in
+        if readsAhead {
+          kept.append(element)
+          return
+        }
         if let record = importer.importElement(element, type, position: position) { records.append(record) }
         JValue.release(element)
       }
       guard streamed == true else { return .success(nil) }
+      if readsAhead {
+        do throws(StrataError) {
+          try prefetch(kept, type)
+        } catch {
+          return .failure(error)
+        }
+        for (position, element) in kept.enumerated() {
+          if let record = importer.importElement(element, type, position: position) { records.append(record) }
+        }
+      }
       return finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request).map { $0 }
     }
     switch outcome {

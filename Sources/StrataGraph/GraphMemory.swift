@@ -16,6 +16,10 @@ final class GraphMemory {
   /// values, by key space and key (owned): a fault of one is filled from
   /// here instead of the file. Emptied by `dropPrefetched()`.
   var prefetched: [Int: [RecordKey: RecordRows.Stored]] = [:]
+  /// The lengths of the lists a record read ahead left unread (`readAhead`).
+  var prefetchedUnread: [Int: [RecordKey: [String: Int]]] = [:]
+  /// Keys the file was found not to hold by a read ahead, until the call ends.
+  var knownAbsent: [Int: Set<RecordKey>] = [:]
   /// The next synthetic key (records given no key).
   var nextSynthetic: Int64 = 1
   /// The file records are read from, or nil: memory holds every record.
@@ -101,7 +105,7 @@ final class GraphMemory {
       held.lastUse = generation
       return held
     }
-    guard !complete, store != nil else { return nil }
+    guard !complete, store != nil, knownAbsent[root]?.contains(key) != true else { return nil }
     guard let made = fault(root, key) else { return nil }
     fill(made, linked: false, lazily: lazily)
     return made.isEvicted ? nil : made
@@ -294,9 +298,12 @@ final class GraphMemory {
     if store.readsRows {
       // format 2: the row's values go to the mapper by property index
       let fetched: (stored: RecordRows.Stored, unread: [String: Int])?
-      if let stored = prefetched[record.keyRoot]?.removeValue(forKey: record.key) {
-        fetched = (stored, [:])
+      let ahead = prefetched[record.keyRoot]?.removeValue(forKey: record.key)
+      let aheadUnread = prefetchedUnread[record.keyRoot]?.removeValue(forKey: record.key) ?? [:]
+      if let ahead, lazily || aheadUnread.isEmpty {
+        fetched = (ahead, aheadUnread)
       } else {
+        ahead?.release()  // read ahead lazily, wanted whole: read again
         fetched = try store.stored(
           model: root.name, key: record.keyJSON, schema: schema, listsUpTo: lazily ? listReadAtOnce : nil)
       }
@@ -465,6 +472,20 @@ final class GraphMemory {
   func dropPrefetched() {
     for rows in prefetched.values { for stored in rows.values { stored.release() } }
     prefetched = [:]
+    prefetchedUnread = [:]
+    knownAbsent = [:]
+  }
+
+  /// Keeps what a read ahead of key space `root` found (`GraphStore.prefetch`)
+  /// until the records are used or the call ends (`dropPrefetched`).
+  func readAhead(_ root: Int, _ read: GraphStore.Prefetched) {
+    for entry in read.found {
+      if let old = prefetched[root, default: [:]].updateValue(entry.stored, forKey: entry.key) {
+        old.release()
+      }
+      if !entry.unread.isEmpty { prefetchedUnread[root, default: [:]][entry.key] = entry.unread }
+    }
+    if !read.absent.isEmpty { knownAbsent[root, default: []].formUnion(read.absent) }
   }
 
   /// Starts a call: the records it uses are marked with a new generation

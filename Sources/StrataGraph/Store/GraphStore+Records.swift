@@ -6,7 +6,7 @@ import Strata
 /// Writing is GraphStore+Writing.
 extension GraphStore {
   /// The layout the file is read with, or nil for format 1.
-  private var readLayout: TableLayout? { fileFormat < Self.format ? nil : fileLayout }
+  var readLayout: TableLayout? { fileFormat < Self.format ? nil : fileLayout }
 
   /// True when records are read from tables (format 2: `stored`), false
   /// for a file of format 1 (`get`).
