@@ -87,6 +87,27 @@ struct PostgresConnectionTests {
     #expect(try connection.execute("SELECT count(*) FROM kinds").rows == [[.integer(1)]])
   }
 
+  @Test func integersAndTextGoAsTheServerReadsThem() throws {
+    let (url, schema) = try testURL()
+    defer { try? dropSchema(schema) }
+    let connection = try PostgresConnection(url: url)
+    let values: [Int64] = [0, 7, -1, 10, -10, 1_234_567_890_123, .max, .min]
+    let read = try connection.execute(
+      "SELECT " + (1...values.count).map { "CAST($\($0) AS bigint)" }.joined(separator: ", ")
+        + ", $9::text, $10::text",
+      values.map(SQLCell.integer) + [.text(""), .text("a\u{1F600}b")])
+    #expect(read.rows == [values.map(SQLCell.integer) + [.text(""), .text("a\u{1F600}b")]])
+    // NUL cannot be sent: an argument error naming the parameter, nothing sent
+    do {
+      _ = try connection.execute("SELECT $1::text, $2::text", [.text("ok"), .text("a\u{0}b")])
+      Issue.record("a NUL was sent")
+    } catch {
+      #expect(error.code == .argument)
+      #expect(error.description.contains("$2"))
+    }
+    #expect(try connection.execute("SELECT 1").rows == [[.integer(1)]])
+  }
+
   @Test func aTransactionThatFailsLeavesNothing() throws {
     let (url, schema) = try testURL()
     defer { try? dropSchema(schema) }

@@ -195,24 +195,59 @@ package final class PostgresConnection {
   private func withParameterTexts<R>(
     _ parameters: [SQLCell], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R
   ) throws(StrataError) -> R {
-    var texts: [UnsafeMutablePointer<CChar>?] = []
-    texts.reserveCapacity(parameters.count)
-    defer { for text in texts { free(text) } }
+    // every parameter's text, NUL-terminated, in one buffer; nil for NULL
+    var bytes: [CChar] = []
+    var starts: [Int] = []
+    starts.reserveCapacity(parameters.count)
     for (index, parameter) in parameters.enumerated() {
-      switch Self.parameterText(parameter) {
-      case .success(let text):
-        if let text {
-          guard let copy = strdup(text) else { throw StrataError(code: .oom, message: "out of memory") }
-          texts.append(copy)
-        } else {
-          texts.append(nil)
-        }
-      case .failure(let reason):
+      if case .null = parameter {
+        starts.append(-1)
+        continue
+      }
+      starts.append(bytes.count)
+      if let reason = Self.appendText(parameter, to: &bytes) {
         throw failure(.argument, "cannot send parameter $\(index + 1) (\(reason))")
       }
+      bytes.append(0)
     }
-    let values = texts.map { UnsafePointer($0) }
-    return values.withUnsafeBufferPointer { buffer in body(buffer.baseAddress) }
+    return bytes.withUnsafeBufferPointer { buffer in
+      var pointers: [UnsafePointer<CChar>?] = []
+      pointers.reserveCapacity(starts.count)
+      for start in starts { pointers.append(start < 0 ? nil : buffer.baseAddress.map { $0 + start }) }
+      return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+  }
+
+  /// Appends the text PostgreSQL reads `cell` from (not NULL) to `bytes`;
+  /// the reason it cannot be sent, or nil.
+  static func appendText(_ cell: SQLCell, to bytes: inout [CChar]) -> String? {
+    switch cell {
+    case .null: return nil
+    case .integer(let value):
+      if value < 0 { bytes.append(45) }  // "-"
+      // the magnitude's digits, last first, then turned around
+      let first = bytes.count
+      var magnitude = value.magnitude
+      repeat {
+        bytes.append(CChar(48 + Int(magnitude % 10)))
+        magnitude /= 10
+      } while magnitude > 0
+      bytes[first...].reverse()
+      return nil
+    case .real, .blob:
+      guard case .success(let text?) = parameterText(cell) else { return "a number that is not finite" }
+      bytes += text.utf8.map { CChar(bitPattern: $0) }
+      return nil
+    case .text(var text):
+      return text.withUTF8 { utf8 -> String? in
+        guard let base = utf8.baseAddress else { return nil }
+        if memchr(base, 0, utf8.count) != nil { return "PostgreSQL text cannot hold a NUL character" }
+        base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+          bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: utf8.count))
+        }
+        return nil
+      }
+    }
   }
 
   /// `BEGIN`, `body`, `COMMIT`; rolled back when `body` or the commit fails
