@@ -613,7 +613,7 @@ class Context:
         name = model_name(model)
         if isinstance(key, Record):
             key = key.key
-        for part in key if isinstance(key, list) else [key]:
+        for part in key if type(key) is list else (key,):
             if isinstance(part, int) and not isinstance(part, bool) and not -(2**63) <= part < 2**63:
                 raise MappingError(
                     [{"path": "", "model": name.decode(), "property": "", "code": "type",
@@ -621,8 +621,16 @@ class Context:
                     f"cannot get {model!r}",
                 )
         # a str key is a JSON string, not JSON text
-        key_handle = json_handle(json.dumps(key), f"cannot get {model!r}")
         error = strata_error_t()
+        if type(key) is int:
+            text = str(key).encode()  # checked above: within 64 bits
+        elif type(key) is str and key.isascii():
+            text = _json_string(key).encode()
+        else:
+            text = json.dumps(key).encode("utf-8", "surrogatepass")
+        key_handle = lib.strata_json_loadb(text, len(text), byref(error))
+        if not key_handle:
+            raise MappingError(last_errors(error), f"cannot get {model!r}")
         try:
             handle = lib.strata_context_get(self._live(), name, key_handle, byref(error))
         finally:
@@ -631,7 +639,13 @@ class Context:
             if int(error.code) != STRATA_OK:
                 raise MappingError(last_errors(error), f"cannot get {model!r}")
             return None
-        return _record_adopter(self)(handle)
+        # as _record_adopter's function does, without making one per call
+        record: Record = object.__new__(Record)
+        record._schema = self._schema
+        record._name = None
+        record._context = self
+        record._handle = handle  # last: the wrapper owns the handle once made
+        return record
 
     def all(self, model: str, *, stubs: bool = True) -> List[Record]:
         """Every record of ``model`` (and its subtypes), in key order;
@@ -819,6 +833,10 @@ def _record_adopter(context: Context) -> Callable[[int], Record]:
         return record
 
     return adopt
+
+
+# JSON text of an ASCII str (json's own C encoder)
+_json_string: Callable[[str], str] = json.encoder.encode_basestring_ascii
 
 
 def _plain(value: Any) -> Any:

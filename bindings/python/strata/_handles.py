@@ -99,9 +99,16 @@ def argument_error(message: str, path: str = "") -> ErrorEntry:
     return {"path": path, "model": "", "property": "", "code": "argument", "message": message}
 
 
+_NAMES: Dict[str, bytes] = {}
+
+
 def model_name(model: str) -> bytes:
     """A model name for the library: ``TypeError`` for a name that is not a
-    str, :class:`MappingError` (``argument``) for one holding NUL."""
+    str, :class:`MappingError` (``argument``) for one holding NUL. Names
+    seen before come from a small table (a schema has few models)."""
+    known = _NAMES.get(model) if type(model) is str else None
+    if known is not None:
+        return known
     if not isinstance(model, str):
         raise TypeError(f"strata: a model name must be a str, not {type(model).__name__}")
     raw = model.encode("utf-8")
@@ -110,6 +117,8 @@ def model_name(model: str) -> bytes:
             [argument_error(f"no model named {model!r} (a name cannot contain NUL)")],
             f"cannot map {model!r}",
         )
+    if type(model) is str and len(_NAMES) < 4096:
+        _NAMES[model] = raw
     return raw
 
 

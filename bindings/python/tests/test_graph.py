@@ -653,3 +653,23 @@ def test_a_context_whose_file_another_process_migrated_says_so(tmp_path: Path) -
     old.close()
     with strata.Schema(NOTES_V2).context(path) as new:  # nothing was half-written
         assert [note.key for note in new.all("Note")] == [1]
+
+
+def test_get_takes_every_kind_of_key_as_json_does() -> None:
+    schema = strata.Schema({"strata": 1, "models": {
+        "S": {"primaryKey": "k", "properties": {"k": {"type": "string"}}},
+        "I": {"primaryKey": "n", "properties": {"n": {"type": "int"}}}}})
+    texts = ['a"b', "back\\slash", "tab\there", "é", "日本", "\x01", ""]
+    numbers = [0, -1, 2**63 - 1, -(2**63)]
+    with schema.context() as ctx:
+        ctx.import_("S", [{"k": text} for text in texts])
+        ctx.import_("I", [{"n": number} for number in numbers])
+        assert [ctx.get("S", text).key for text in texts] == texts
+        assert [ctx.get("I", number).key for number in numbers] == numbers
+        assert ctx.get("S", "missing") is None and ctx.get("I", 7) is None
+        for wrong in (True, 1.5, "1"):
+            with pytest.raises(strata.MappingError) as raised:
+                ctx.get("I", wrong)
+            assert raised.value.errors[0]["code"] == "type"
+        with pytest.raises(strata.MappingError):
+            ctx.get("I", 2**63)

@@ -86,3 +86,4 @@ def test_imports_through_contexts_that_read_ahead_end_as_in_memory(tmp_path: Pat
     with SCHEMA.context(path) as reopened:
         assert dump(reopened) == want
         reopened.check()
+
