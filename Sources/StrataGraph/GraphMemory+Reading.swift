@@ -1,0 +1,129 @@
+import CJansson
+import Strata
+
+/// Reading one record's state from the file's table: the row (or a row
+/// read ahead, `readAhead`) mapped at no place, its links set aside. Apart
+/// from `GraphMemory.swift`, which keeps the cache itself.
+extension GraphMemory {
+  /// The state of `record` as the file holds it, or nil when the file has no such record.
+  func read(_ record: GraphRecord, _ store: GraphStore, lazily: Bool) throws(StrataError)
+    -> RecordState?
+  {
+    let root = schema.models[record.keyRoot]
+    let model: ModelType
+    let isStub: Bool
+    let unread: [String: Int]
+    let mapped: ModelObject?
+    let errors: [ErrorDetail]
+    let collector = RelationCollector()
+    // `map(steps, collector)` maps the record at no steps; only a record that
+    // fails is mapped again at its place (the key space, then the key), for
+    // the errors' paths: making that place costs a tenth of a cold get.
+    func mapAtNoPlace(
+      _ map: ([PathStep], RelationCollector) -> (ModelObject?, [ErrorDetail])
+    ) -> (ModelObject?, [ErrorDetail]) {
+      let (object, errors) = map([], collector)
+      if errors.isEmpty { return (object, errors) }
+      return (object, map([.name(root.name), .name(record.key.description)], RelationCollector()).1)
+    }
+    func noModel() -> StrataError {
+      StrataError(
+        code: .io, message: "the graph file is damaged: the '\(root.name)' record \(record.key) has no model")
+    }
+    // what was read is released when the record is made (its links are set aside from it)
+    var readStored: RecordRows.Stored? = nil
+    var readBody: JPtr? = nil
+    defer {
+      readStored?.release()
+      if let readBody { JValue.release(readBody) }
+    }
+    if store.readsRows {
+      // format 2: the row's values go to the mapper by property index
+      let fetched: (stored: RecordRows.Stored, unread: [String: Int])?
+      let ahead = prefetched[record.keyRoot]?.removeValue(forKey: record.key)
+      let aheadUnread = prefetchedUnread[record.keyRoot]?.removeValue(forKey: record.key) ?? [:]
+      if let ahead, lazily || aheadUnread.isEmpty {
+        fetched = (ahead, aheadUnread)
+      } else {
+        ahead?.release()  // read ahead lazily, wanted whole: read again
+        fetched = try store.stored(
+          model: root.name, key: record.keyJSON, schema: schema, listsUpTo: lazily ? listReadAtOnce : nil)
+      }
+      guard let (stored, lists) = fetched else { return nil }
+      readStored = stored
+      guard stored.type.keyRoot == root.index else { throw noModel() }
+      model = stored.type
+      isStub = stored.stub
+      unread = lists
+      (mapped, errors) = mapAtNoPlace {
+        GraphLoading.mapStored(stored, at: $0, schema: schema, collector: $1)
+      }
+    } else {
+      guard
+        let (body, lists) = try store.get(
+          model: root.name, key: record.keyJSON, listsUpTo: lazily ? listReadAtOnce : nil)
+      else { return nil }
+      readBody = body
+      guard let modelValue = json_object_get(body, "model"), JValue.isString(modelValue),
+        let values = json_object_get(body, "values"), JValue.isObject(values),
+        case .success(let type) = schema.modelType(JValue.string(modelValue)), type.keyRoot == root.index
+      else { throw noModel() }
+      model = type
+      isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
+      unread = lists
+      (mapped, errors) = mapAtNoPlace {
+        GraphLoading.mapStored(values, model, isStub: isStub, at: $0, schema: schema, collector: $1)
+      }
+    }
+    guard let object = mapped, errors.isEmpty else {
+      collector.drop(to: 0)
+      throw StrataError(
+        errors.map { detail in
+          var located = detail
+          located.code = .io
+          located.message = "the stored record does not fit the schema: \(detail.message)"
+          return located
+        })
+    }
+    var state = RecordState(model: model, object: object, isStub: isStub)
+    let held = GraphLoading.setLinksAside(object, model, collector: collector)
+    for index in model.relations where index < held.count {
+      guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+        continue
+      }
+      let targetRoot = schema.models[relation.target].keyRoot
+      func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
+        guard let key else {
+          throw StrataError(
+            code: .io,
+            message:
+              "the graph file is damaged: the '\(model.name)' record \(record.key) holds through '\(model.properties[index].name)' a value that is not a key"
+          )
+        }
+        guard let made = fault(targetRoot, key) else {
+          throw StrataError(code: .oom, message: "out of memory")
+        }
+        return made
+      }
+      switch held[index] {
+      case .null: state.links[index] = .null
+      case .one(let key): state.links[index] = .one(try target(key))
+      case .many(let keys):
+        if let count = unread[model.properties[index].name], count > 0 {
+          state.links[index] = .many(RecordList(unread: count))
+          continue
+        }
+        var list = RecordList()
+        for key in keys { list.append(try target(key)) }
+        state.links[index] = .many(list)
+      case .none: continue
+      }
+    }
+    let committed = GraphOutput.materializeInPlace(state)
+    committed.graphRecord = record
+    committed.recordIsStub = isStub
+    committed.recordSource = owner
+    state.object = committed
+    return state
+  }
+}
