@@ -84,7 +84,7 @@ struct PageKeys {
 
   /// The key property of `type` when its key is one plain property (no
   /// relationship, no transformer or rules).
-  private static func keySpec(_ type: ModelType) -> PropertySpec? {
+  static func keySpec(_ type: ModelType) -> PropertySpec? {
     guard type.primaryKey.count == 1, let index = type.primaryKey.first, index < type.properties.count else {
       return nil
     }

@@ -303,11 +303,7 @@ struct GraphImporter {
   /// value there has the key's type and the model's relationships are not
   /// read from input (`json: false`); nil otherwise.
   static func plainKey(_ value: JPtr, _ type: ModelType) -> RecordKey? {
-    guard type.primaryKey.count == 1, let index = type.primaryKey.first, index < type.properties.count else {
-      return nil
-    }
-    let spec = type.properties[index]
-    guard spec.relation == nil, spec.rules == nil, case .path(let keys) = spec.location, keys.count == 1,
+    guard let spec = PageKeys.keySpec(type), case .path(let keys) = spec.location, keys.count == 1,
       let member = JValue.member(value, keys[0])
     else { return nil }
     // Relationships the input can give could have been changed since by

@@ -639,13 +639,7 @@ class Context:
             if int(error.code) != STRATA_OK:
                 raise MappingError(last_errors(error), f"cannot get {model!r}")
             return None
-        # as _record_adopter's function does, without making one per call
-        record: Record = object.__new__(Record)
-        record._schema = self._schema
-        record._name = None
-        record._context = self
-        record._handle = handle  # last: the wrapper owns the handle once made
-        return record
+        return _record(self, handle)
 
     def all(self, model: str, *, stubs: bool = True) -> List[Record]:
         """Every record of ``model`` (and its subtypes), in key order;
@@ -818,21 +812,21 @@ class Context:
         return take_json(handle)
 
 
+def _record(context: Context, handle: int) -> Record:
+    """A new record reference of ``context`` wrapped in a :class:`Record`,
+    which then owns it."""
+    record: Record = object.__new__(Record)
+    record._schema = context._schema
+    record._name = None
+    record._context = context
+    record._handle = handle  # last: the wrapper owns the handle once made
+    return record
+
+
 def _record_adopter(context: Context) -> Callable[[int], Record]:
     """The function that wraps a new record reference of ``context`` in a
-    :class:`Record`, which then owns it (as ``model_adopter`` does a Model)."""
-    make = object.__new__
-    schema = context.schema
-
-    def adopt(handle: int) -> Record:
-        record: Record = make(Record)
-        record._schema = schema
-        record._name = None
-        record._context = context
-        record._handle = handle  # last: the wrapper owns the handle once made
-        return record
-
-    return adopt
+    :class:`Record` (as ``model_adopter`` does a Model)."""
+    return lambda handle: _record(context, handle)
 
 
 # JSON text of an ASCII str (json's own C encoder)
