@@ -52,10 +52,11 @@ extension GraphStore {
   ) throws(StrataError) {
     let width = table.keyColumns.count
     let parameters = chunk.flatMap(\.cells)
-    let keyNames = table.keyColumns.map(\.name)
     // the links of the chunk's owners, their first limit + 1 (positions run from 0 without gaps)
     var links: [String: [RecordKey: [RecordKey]]] = [:]
-    var long: [String: [RecordKey]] = [:]
+    // per link table with long lists: the property, the table, its owner columns, the long owners' keys and cells
+    var long: [(name: String, link: String, owners: [TableLayout.Column], keys: [(RecordKey, [SQLCell])])] =
+      []
     for property in table.properties {
       guard case .toMany(let target, let link) = property.storage, let targetTable = layout.table(target)
       else {
@@ -69,7 +70,7 @@ extension GraphStore {
         + "ORDER BY \(dialect.list(owners + ["position"]))"
       let total = Int32(owners.count + columns.target.count)
       var byOwner: [RecordKey: [RecordKey]] = [:]
-      var longOwners: [RecordKey] = []
+      var longOwners: [(RecordKey, [SQLCell])] = []
       try connection.withStatement(sql) { (statement) throws(StrataError) in
         try statement.bind(1, cells: parameters + [.integer(Int64(limit))])
         while try statement.step() {
@@ -78,30 +79,25 @@ extension GraphStore {
             let targetKey = RecordRows.key(cells[owners.count...], parts: targetTable.keyParts)
           else { throw RecordRows.damaged("a row of '\(link)' does not hold keys") }
           if statement.int64(total) >= Int64(limit) {
-            longOwners.append(owner)
+            longOwners.append((owner, Array(cells[0..<owners.count])))
           } else {
             byOwner[owner, default: []].append(targetKey)
           }
         }
       }
-      for owner in longOwners { byOwner[owner] = nil }
+      for (owner, _) in longOwners { byOwner[owner] = nil }
       links[property.name] = byOwner
-      long[property.name] = longOwners
+      if !longOwners.isEmpty { long.append((property.name, link, columns.owner, longOwners)) }
     }
     // the lengths of the long lists, left unread
     var unread: [RecordKey: [String: Int]] = [:]
-    for (name, owners) in long where !owners.isEmpty {
-      guard let property = table.property(name) else { continue }
-      let columns = Self.linkColumns(table, property, in: layout)
-      guard case .toMany(_, let link) = property.storage else { continue }
-      let ownerNames = columns.owner.map(\.name)
-      let ownerColumns = columns.owner
-      let ownerCells = owners.compactMap { RecordRows.cells($0, parts: table.keyParts) }
+    for (name, link, ownerColumns, owners) in long {
+      let ownerNames = ownerColumns.map(\.name)
       let sql =
         "SELECT \(dialect.list(ownerNames)), max(\"position\") + 1 FROM \(dialect.quoted(link)) "
-        + "WHERE \(membership(ownerColumns, count: ownerCells.count)) GROUP BY \(dialect.list(ownerNames))"
+        + "WHERE \(membership(ownerColumns, count: owners.count)) GROUP BY \(dialect.list(ownerNames))"
       try connection.withStatement(sql) { (statement) throws(StrataError) in
-        try statement.bind(1, cells: ownerCells.flatMap { $0 })
+        try statement.bind(1, cells: owners.flatMap(\.1))
         while try statement.step() {
           let cells = (0..<Int32(ownerNames.count)).map(statement.cell)
           guard let owner = RecordRows.key(cells[...], parts: table.keyParts) else { continue }
@@ -111,14 +107,15 @@ extension GraphStore {
       }
     }
     // the rows
-    let columns =
-      keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
+    // every row of the table (key, system and property columns), of the chunk's keys
     let sql =
-      "SELECT \(dialect.list(columns)) FROM \(dialect.quoted(table.name)) WHERE \(membership(table.keyColumns, count: chunk.count))"
+      statements.reading(table, in: layout, byKey: false).rows
+      + " WHERE \(membership(table.keyColumns, count: chunk.count))"
     var seen = Set<RecordKey>()
     try connection.withStatement(sql) { (statement) throws(StrataError) in
       try statement.bind(1, cells: parameters)
-      let count = Int32(columns.count)
+      let count = Int32(
+        width + TableLayout.systemColumns.count + table.properties.reduce(0) { $0 + $1.columns.count })
       while try statement.step() {
         let cells = (0..<count).map(statement.cell)
         guard let key = RecordRows.key(cells[0..<width], parts: table.keyParts) else {
