@@ -164,7 +164,9 @@ extension GraphStore {
     }
   }
 
-  /// `apply`, the writes themselves.
+  /// `apply`, the writes themselves: per table, each run of upserts of
+  /// distinct keys goes in statements of several rows (`rowsPerStatement`),
+  /// then their links.
   private func applyInOrder(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?)
     throws(StrataError)
   {
@@ -176,14 +178,114 @@ extension GraphStore {
       var end = next + 1
       while end < order.count && changes[order[end]].table.name == table.name { end += 1 }
       let sql = statements.sql(for: table, in: layout)
-      try connection.withStatement(sql.upsert) { (upsert) throws(StrataError) in
-        for position in next..<end {
-          try apply(changes[order[position]], sql: sql, upsert: upsert)
-          done += 1
-          progress?(done)
+      let most = 1 << (sql.upserts.count - 1)
+      var position = next
+      while position < end {
+        var upserts: [PreparedChange] = []
+        while position < end, let row = changes[order[position]].row, upserts.count < most,
+          upserts.last?.row?.key != row.key
+        {
+          upserts.append(changes[order[position]])
+          position += 1
         }
+        if upserts.isEmpty {
+          try delete(changes[order[position]], sql: sql)
+          position += 1
+          done += 1
+        } else {
+          try upsert(upserts, sql: sql)
+          done += upserts.count
+        }
+        progress?(done)
       }
       next = end
+    }
+  }
+
+  /// The most rows one statement writes on `dialect` when a row has
+  /// `parameters` parameters: 1 on SQLite (a statement costs it little);
+  /// on PostgreSQL up to `most` (a statement costs the server much more
+  /// than a row), fewer for wide rows, so a statement stays under 8,192
+  /// parameters.
+  static func rowsPerStatement(_ dialect: SQLDialect, parameters: Int, most: Int = 32) -> Int {
+    guard dialect == .postgres else { return 1 }
+    return max(1, min(most, 8192 / max(parameters, 1)))
+  }
+
+  /// Deletes the record of one change and its links.
+  private func delete(_ change: PreparedChange, sql: StoreStatements.Table) throws(StrataError) {
+    try connection.withStatement(sql.delete) { (statement) throws(StrataError) in
+      try statement.bind(1, cells: change.key)
+      try statement.run()
+    }
+    for link in sql.links { try deleteLinks(link, owner: change.key, from: 0) }
+  }
+
+  /// Writes the rows of `changes` (upserts of distinct keys, in order) and
+  /// their links: the rows in statements of as many rows as the powers of
+  /// two that add up to their number, then per link table the old links of
+  /// records that were in the file before, then the new links, as the rows.
+  private func upsert(_ changes: [PreparedChange], sql: StoreStatements.Table) throws(StrataError) {
+    try Self.inPieces(changes.count) { (first, count) throws(StrataError) in
+      try connection.withStatement(sql.upsert(rows: count)) { (upsert) throws(StrataError) in
+        var next: Int32 = 1
+        for change in changes[first..<first + count] {
+          guard let row = change.row else { continue }
+          next = try upsert.bind(next, cells: row.key)
+          try upsert.bind(next, text: row.model)
+          try upsert.bind(next + 1, int: row.stub ? 1 : 0)
+          if let extra = row.extra {
+            try upsert.bind(next + 2, text: extra)
+          } else {
+            try upsert.bindNull(next + 2)
+          }
+          next = try upsert.bind(next + 3, cells: row.columns)
+        }
+        try upsert.run()
+      }
+    }
+    for (index, link) in sql.links.enumerated() {
+      var rows: [(owner: [SQLCell], position: Int, target: [SQLCell])] = []
+      for change in changes {
+        guard let row = change.row, index < row.links.count else { continue }
+        let written = row.links[index]
+        let start = written?.start ?? 0
+        if !change.isNew { try deleteLinks(link, owner: row.key, from: start) }
+        guard let targets = written?.targets else { continue }
+        for (offset, target) in targets.enumerated() { rows.append((row.key, start + offset, target)) }
+      }
+      let most = 1 << (link.inserts.count - 1)
+      var first = 0
+      while first < rows.count {
+        let end = min(rows.count, first + most)
+        try Self.inPieces(end - first) { (offset, count) throws(StrataError) in
+          try connection.withStatement(link.insert(rows: count)) { (statement) throws(StrataError) in
+            var next: Int32 = 1
+            for row in rows[(first + offset)..<(first + offset + count)] {
+              next = try statement.bind(next, cells: row.owner)
+              try statement.bind(next, int: Int64(row.position))
+              next = try statement.bind(next + 1, cells: row.target)
+            }
+            try statement.run()
+          }
+        }
+        first = end
+      }
+    }
+  }
+
+  /// Calls `body(first, count)` for pieces of `total` items in order, each
+  /// piece's count a power of two (the largest that fits what is left), so
+  /// that few statement texts of several rows serve every count.
+  private static func inPieces(_ total: Int, _ body: (Int, Int) throws(StrataError) -> Void)
+    throws(StrataError)
+  {
+    var first = 0
+    while first < total {
+      var count = 1
+      while count * 2 <= total - first { count *= 2 }
+      try body(first, count)
+      first += count
     }
   }
 
@@ -225,46 +327,6 @@ extension GraphStore {
       }
     }
     return order
-  }
-
-  /// Writes one prepared change with its table's statements.
-  private func apply(_ change: PreparedChange, sql: StoreStatements.Table, upsert: any StoreStatement)
-    throws(StrataError)
-  {
-    guard let row = change.row else {
-      try connection.withStatement(sql.delete) { (statement) throws(StrataError) in
-        try statement.bind(1, cells: change.key)
-        try statement.run()
-      }
-      for link in sql.links { try deleteLinks(link, owner: change.key, from: 0) }
-      return
-    }
-    defer { upsert.reset() }
-    var next = try upsert.bind(1, cells: row.key)
-    try upsert.bind(next, text: row.model)
-    try upsert.bind(next + 1, int: row.stub ? 1 : 0)
-    if let extra = row.extra {
-      try upsert.bind(next + 2, text: extra)
-    } else {
-      try upsert.bindNull(next + 2)
-    }
-    next += 3
-    try upsert.bind(next, cells: row.columns)
-    try upsert.run()
-    for (link, written) in zip(sql.links, row.links) {
-      let start = written?.start ?? 0
-      if !change.isNew { try deleteLinks(link, owner: row.key, from: start) }
-      guard let targets = written?.targets, !targets.isEmpty else { continue }
-      try connection.withStatement(link.insert) { (statement) throws(StrataError) in
-        for (offset, target) in targets.enumerated() {
-          defer { statement.reset() }
-          let next = try statement.bind(1, cells: row.key)
-          try statement.bind(next, int: Int64(start + offset))
-          try statement.bind(next + 1, cells: target)
-          try statement.run()
-        }
-      }
-    }
   }
 
   /// Deletes the links of `owner` from position `start` on.

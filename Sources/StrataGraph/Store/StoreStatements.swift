@@ -6,21 +6,47 @@ struct StoreStatements {
   var dialect: SQLDialect = .sqlite
   /// The SQL of one link table.
   struct Link {
-    /// Inserts one link: owner key, position, target key.
-    var insert: String
+    /// Inserts 1, 2, 4, ... links (index n: 2^n rows), each owner key,
+    /// position, target key.
+    var inserts: [String]
     /// Deletes the links of one owner from a position on.
     var delete: String
+
+    /// Inserts `rows` links (a power of two up to `inserts`' last).
+    func insert(rows: Int) -> String { inserts[rows.trailingZeroBitCount] }
   }
 
   /// The SQL of one table.
   struct Table {
-    /// Inserts or updates a row: key, `strata_type`, `strata_stub`,
-    /// `strata_extra`, property columns.
-    var upsert: String
+    /// Inserts or updates 1, 2, 4, ... rows of distinct keys (index n: 2^n
+    /// rows; one `INSERT` of several rows: PostgreSQL runs it for much less
+    /// than as many statements of one row): key, `strata_type`,
+    /// `strata_stub`, `strata_extra`, property columns.
+    var upserts: [String]
     /// Deletes the row of one key.
     var delete: String
     /// The link tables of the table's to-many properties, in order.
     var links: [Link]
+
+    /// Inserts or updates `rows` rows (a power of two up to `upserts`' last).
+    func upsert(rows: Int) -> String { upserts[rows.trailingZeroBitCount] }
+  }
+
+  /// `head`, then `row` 1, 2, 4, ... times (separated by commas) up to
+  /// `most` rows, then `tail`: one text per count.
+  static func rows(_ head: String, _ row: String, most: Int, _ tail: String) -> [String] {
+    var texts: [String] = []
+    var count = 1
+    while count <= max(most, 1) {
+      var sql = head
+      for index in 0..<count {
+        if index > 0 { sql += ", " }
+        sql += row
+      }
+      texts.append(sql + tail)
+      count *= 2
+    }
+    return texts
   }
 
   private var tables: [String: Table] = [:]
@@ -44,10 +70,9 @@ struct StoreStatements {
     let others = TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
     let all = keys + others
     let quotedTable = dialect.quoted(table.name)
-    var upsert =
-      "INSERT INTO \(quotedTable)(\(dialect.list(all))) VALUES(\(SQLText.parameters(all.count))) "
-      + "ON CONFLICT(\(dialect.list(keys))) DO UPDATE SET "
-    upsert += others.map { "\(dialect.quoted($0)) = excluded.\(dialect.quoted($0))" }.joined(separator: ", ")
+    let upsertTail =
+      " ON CONFLICT(\(dialect.list(keys))) DO UPDATE SET "
+      + others.map { "\(dialect.quoted($0)) = excluded.\(dialect.quoted($0))" }.joined(separator: ", ")
     var links: [Link] = []
     for property in table.properties {
       guard case .toMany(_, let name) = property.storage else { continue }
@@ -56,13 +81,18 @@ struct StoreStatements {
       let linkColumns = owners + ["position"] + columns.target.map(\.name)
       links.append(
         Link(
-          insert:
-            "INSERT INTO \(dialect.quoted(name))(\(dialect.list(linkColumns))) VALUES(\(SQLText.parameters(linkColumns.count)))",
+          inserts: Self.rows(
+            "INSERT INTO \(dialect.quoted(name))(\(dialect.list(linkColumns))) VALUES ",
+            "(\(SQLText.parameters(linkColumns.count)))",
+            most: GraphStore.rowsPerStatement(dialect, parameters: linkColumns.count, most: 128), ""),
           delete:
             "DELETE FROM \(dialect.quoted(name)) WHERE \(dialect.equalAll(owners)) AND \"position\" >= ?"))
     }
     let made = Table(
-      upsert: upsert, delete: "DELETE FROM \(quotedTable) WHERE \(dialect.equalAll(keys))", links: links)
+      upserts: Self.rows(
+        "INSERT INTO \(quotedTable)(\(dialect.list(all))) VALUES ", "(\(SQLText.parameters(all.count)))",
+        most: GraphStore.rowsPerStatement(dialect, parameters: all.count), upsertTail),
+      delete: "DELETE FROM \(quotedTable) WHERE \(dialect.equalAll(keys))", links: links)
     tables[table.name] = made
     return made
   }

@@ -261,7 +261,8 @@ package final class PostgresConnection {
     try execute(begin)
     do {
       let result = try body()
-      try execute("COMMIT")
+      // `body` may have committed already (the graph's commit does, before memory takes the change)
+      if inTransaction { try execute("COMMIT") }
       return result
     } catch {
       // the SQLSTATE stays the failure's, not the rollback's
