@@ -410,7 +410,10 @@ package final class GraphContext: @unchecked Sendable {
         for element in kept { JValue.release(element) }
         memory.dropPrefetched()
       }
-      let streamed = PrunedParser.forEachElement(bytes, .object(PlanRef(plan: plan))) { element, position in
+      // objects repeated byte for byte are shared, unless a key injector (the host's code) gets them
+      let streamed = PrunedParser.forEachElement(
+        bytes, .object(PlanRef(plan: plan)), interning: schema.keyInjectors.isEmpty
+      ) { element, position in
         if readsAhead {
           kept.append(element)
           return

@@ -28,9 +28,22 @@ struct GraphImporter {
   /// True when the input is released element by element (`importElement`).
   var retainsInputs = false
   let schema: Schema
+  /// What `plainKey` reads of each model (by index), found on first use.
+  private var plainKeyPlans: ContiguousArray<PlainKeyPlan>
+
+  /// How the key of a model's input object is read straight from it.
+  private enum PlainKeyPlan {
+    /// Not looked at yet.
+    case unknown
+    /// The key is not one plain property (or relationships come from input).
+    case none
+    /// The key is the value at this key of the object, of this type.
+    case member(Key, TypeRef)
+  }
 
   init(schema: Schema, memory: GraphMemory) {
     self.schema = schema
+    plainKeyPlans = ContiguousArray(repeating: .unknown, count: schema.models.count)
     transaction = GraphTransaction(schema: schema, memory: memory)
     mapper = Mapper(schema: schema, mode: .json)
     mapper.relations = collector
@@ -119,7 +132,7 @@ struct GraphImporter {
   /// record, or nil when the object is to be imported.
   @inline(__always)
   private mutating func unchangedRecord(_ value: JPtr, _ chosen: ModelType) -> GraphRecord? {
-    guard let key = Self.plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
+    guard let key = plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
       let last = lastInput[ObjectIdentifier(existing)], strata_json_same(last, value) != 0
     else { return nil }
     if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
@@ -302,16 +315,27 @@ struct GraphImporter {
   /// is one plain property at one key (no transform, no relationship), the
   /// value there has the key's type and the model's relationships are not
   /// read from input (`json: false`); nil otherwise.
-  static func plainKey(_ value: JPtr, _ type: ModelType) -> RecordKey? {
-    guard let spec = PageKeys.keySpec(type), case .path(let keys) = spec.location, keys.count == 1,
-      let member = JValue.member(value, keys[0])
+  @inline(__always)
+  private mutating func plainKey(_ value: JPtr, _ type: ModelType) -> RecordKey? {
+    guard type.index < plainKeyPlans.count else { return nil }
+    if case .unknown = plainKeyPlans[type.index] { plainKeyPlans[type.index] = Self.plainKeyPlan(type) }
+    guard case .member(let key, let keyType) = plainKeyPlans[type.index],
+      let member = JValue.member(value, key)
     else { return nil }
+    return GraphContext.plainKey(member, keyType)
+  }
+
+  /// How `plainKey` reads the key of `type`'s objects.
+  private static func plainKeyPlan(_ type: ModelType) -> PlainKeyPlan {
+    guard let spec = PageKeys.keySpec(type), case .path(let keys) = spec.location, keys.count == 1 else {
+      return .none
+    }
     // Relationships the input can give could have been changed since by
     // other records' links: those records are imported again in full.
     for relation in type.relations where relation < type.properties.count {
-      if case .none = type.properties[relation].location {} else { return nil }
+      if case .none = type.properties[relation].location {} else { return .none }
     }
-    return GraphContext.plainKey(member, spec.type)
+    return .member(keys[0], spec.type)
   }
 
   /// Drops the mapper's steps past the first `count`.

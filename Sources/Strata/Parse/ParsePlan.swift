@@ -47,6 +47,9 @@ final class WantStore {
 package final class ObjectWant: @unchecked Sendable {
   /// True when every key is built (`unknownKeys: keep` or `reject`).
   var keepAll = false
+  /// True for the plan of a model with a primary key (a graph's record),
+  /// whose objects a parse may share (`InternTable`).
+  var keyed = false
   /// The wanted keys (UTF-8 bytes) and the part of each value to build.
   var keys: [[UInt8]] = []
   var wants: [Want] = []
@@ -271,6 +274,7 @@ private struct PlanBuilder {
     if let done = memo[index] { return done }
     let plan = store.make()
     memo[index] = plan
+    plan.keyed = !schema.models[index].primaryKey.isEmpty
     // A class cluster reads the keys of every model it can choose.
     var models = [index]
     var seen: Set<Int> = [index]

@@ -35,6 +35,12 @@ package struct PrunedParser {
   /// nil when it had escapes (its decoded bytes are in `scratch`).
   private var rawString: Range<Int>? = nil
 
+  /// Objects of keyed models built so far, by their bytes (`InternTable`),
+  /// when objects at `internDepth` or deeper are to be shared; nil otherwise.
+  var interned: InternTable? = nil
+  /// The least depth of an object that `interned` shares.
+  var internDepth = Int.max
+
   /// The lowest stack address the recursion may reach on this thread:
   /// nearer than that, the text goes to jansson.
   let stackLimit = StackGuard.limit()
@@ -72,11 +78,19 @@ package struct PrunedParser {
   /// false on anything unusual (the caller then redoes the whole text on the
   /// DOM path, whatever it did with the elements so far); true when every
   /// element went to `body`.
+  ///
+  /// With `interning`, an object of a keyed model inside an element whose
+  /// text equals one built before in this text is that same value again
+  /// (`InternTable`): shared, so nobody may change what `body` gets.
   package static func forEachElement(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, _ body: (JPtr, Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, interning: Bool = false, _ body: (JPtr, Int) -> Void
   ) -> Bool? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
     var parser = PrunedParser(bytes)
+    let table = interning ? InternTable() : nil
+    defer { table?.clear() }
+    parser.interned = table
+    parser.internDepth = 2  // inside an element
     parser.skipSpace()
     guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
     parser.depth += 1
@@ -135,6 +149,7 @@ package struct PrunedParser {
     case .object(let reference):
       guard base[position] == UInt8(ascii: "{") else { return whole() }
       let plan = reference.plan
+      if let interned, plan.keyed, depth >= internDepth { return internedObject(plan, interned) }
       return object { key in plan.want(key) }
     case .values(let inner):
       guard base[position] == UInt8(ascii: "{") else { return whole() }
@@ -151,6 +166,23 @@ package struct PrunedParser {
       default: return whole()
       }
     }
+  }
+
+  /// The object at `position` under `plan`: the value built earlier from
+  /// the same bytes, found after skipping them, or built now and kept.
+  private mutating func internedObject(_ plan: ObjectWant, _ table: InternTable) -> JPtr? {
+    let start = position
+    guard skip() else { return fail() }
+    let length = position - start
+    let hash = InternTable.hash(base + start, length)
+    let id = ObjectIdentifier(plan)
+    if let found = table.find(hash, base, start: start, length: length, plan: id) {
+      return JValue.retain(found)
+    }
+    position = start
+    guard let made = object({ key in plan.want(key) }) else { return nil }
+    table.store(hash, start: start, length: length, plan: id, value: made)
+    return made
   }
 
   /// The whole value at `position`, as jansson builds it.

@@ -239,7 +239,11 @@ extension GraphStore {
           } else {
             try upsert.bindNull(next + 2)
           }
-          next = try upsert.bind(next + 3, cells: row.columns)
+          next += 3
+          for cell in row.columns {
+            try cell.bind(to: upsert, next)
+            next += 1
+          }
         }
         try upsert.run()
       }

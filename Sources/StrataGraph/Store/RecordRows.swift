@@ -30,11 +30,32 @@ enum RecordRows {
     /// The JSON text of `strata_extra`, or nil.
     var extra: String?
     /// The cells of every property column of the table, in order.
-    var columns: [SQLCell]
+    var columns: [Cell]
     /// For each to-many property of the table (in order), the position of
     /// the first target written and the targets' key cells from there, or
     /// nil when the record's model does not store it in the link table.
     var links: [(start: Int, targets: [[SQLCell]])?]
+  }
+
+  /// A cell of a row to write: a value, or text that a jansson string holds
+  /// (borrowed from the record's object or body, which outlive the write:
+  /// bound from its bytes, with no `String` made).
+  enum Cell {
+    case value(SQLCell)
+    case string(JPtr)
+
+    /// Binds the cell to parameter `index` of `statement`.
+    @inline(__always)
+    func bind(to statement: any StoreStatement, _ index: Int32) throws(StrataError) {
+      switch self {
+      case .value(let cell): try statement.bind(index, cell: cell)
+      case .string(let value):
+        let bytes = UnsafeRawPointer(json_string_value(value)).map {
+          UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: json_string_length(value))
+        }
+        try statement.bind(index, textBytes: bytes ?? UnsafeBufferPointer(start: nil, count: 0))
+      }
+    }
   }
 
   // MARK: keys
@@ -202,6 +223,14 @@ enum RecordRows {
     return made
   }
 
+  /// The cell of a property value in a column of `kind` for writing (text
+  /// borrowed from `value`), or nil when the column cannot hold it.
+  @inline(__always)
+  static func rowCell(_ value: JPtr, kind: Layout.ColumnKind) -> Cell? {
+    if kind == .text && value.pointee.type == JSON_STRING { return .string(value) }
+    return cell(value, kind: kind).map(Cell.value)
+  }
+
   // MARK: records to rows
 
   /// The rows of the record of `key` whose stored body is `body`, in `table`
@@ -235,6 +264,8 @@ enum RecordRows {
     var columns: [Int?]
     /// The model's properties the table does not own (kept in `strata_extra`).
     var unowned: [Int]
+    /// The number of property columns of the table.
+    var columnCount: Int
 
     /// The plan of `type` in `table`; nil when the table does not hold the model.
     init?(_ table: Layout.Table, type: ModelType) {
@@ -245,6 +276,7 @@ enum RecordRows {
       keys = table.keyProperties.map(index)
       columns = table.properties.map { index($0.name) }
       unowned = type.properties.indices.filter { !model.owns.contains(type.properties[$0].name) }
+      columnCount = table.properties.reduce(0) { $0 + $1.columns.count }
     }
   }
 
@@ -271,6 +303,9 @@ enum RecordRows {
         if let list = canonical {
           for key in keys { _ = json_array_append_new(list, JValue.retain(key)) }
         }
+      } else if case .leaf(let leaf) = object.slots[index] {
+        // its own canonical value, held by the object (which outlives the write)
+        return leaf
       } else {
         canonical = Serializer.canonical(object.slots[index], archive: true)
       }
@@ -283,8 +318,8 @@ enum RecordRows {
     }
     var absent: [String] = []
     var kept: [(String, JPtr)] = []
-    var columns: [SQLCell] = []
-    columns.reserveCapacity(table.properties.count)
+    var columns: [Cell] = []
+    columns.reserveCapacity(plan.columnCount)
     var links: [(start: Int, targets: [[SQLCell]])?] = []
     for (position, name) in table.keyProperties.enumerated() {
       if let index = plan.keys[position],
@@ -316,14 +351,14 @@ enum RecordRows {
   /// Puts the value of `property` (borrowed; nil when the record has none)
   /// into a row's columns or links, or into `kept` when they cannot hold it.
   private static func place(
-    _ value: JPtr?, of property: Layout.Property, in layout: Layout, columns: inout [SQLCell],
+    _ value: JPtr?, of property: Layout.Property, in layout: Layout, columns: inout [Cell],
     links: inout [(start: Int, targets: [[SQLCell]])?], kept: inout [(String, JPtr)], keptLinks: [String: Int]
   ) throws(StrataError) {
-    func none() { for _ in property.columns { columns.append(.null) } }
+    func none() { for _ in property.columns { columns.append(.value(.null)) } }
     switch property.storage {
     case .column(let kind):
       guard let value else { return none() }
-      if let made = cell(value, kind: kind) {
+      if let made = rowCell(value, kind: kind) {
         columns.append(made)
       } else {
         kept.append((property.name, value))
@@ -334,7 +369,7 @@ enum RecordRows {
       if let targetKey = RecordKey(json: value), let parts = layout.table(target)?.keyParts,
         let made = cells(targetKey, parts: parts)
       {
-        columns += made
+        for cell in made { columns.append(.value(cell)) }
       } else {
         kept.append((property.name, value))
         none()
@@ -369,7 +404,7 @@ enum RecordRows {
     let owned = model.owns
     var absent: [String] = []
     var kept: [(String, JPtr)] = []
-    var columns: [SQLCell] = []
+    var columns: [Cell] = []
     var links: [(start: Int, targets: [[SQLCell]])?] = []
     for name in table.keyProperties where valueNamed(name) == nil && owned.contains(name) {
       absent.append(name)
