@@ -168,11 +168,15 @@ package final class GraphStore {
 
   /// Creates the tables in a new database, or reads what an existing one is.
   private func prepareFile() throws(StrataError) {
-    if try connection.hasTable("strata_meta") {
+    // both looks in one snapshot: another process may create the tables in between
+    let (hasMeta, objects) = try connection.readTransaction { () throws(StrataError) -> (Bool, Int64) in
+      (try connection.hasTable("strata_meta"), try connection.objectCount())
+    }
+    if hasMeta {
       try readFileMeta()
       return
     }
-    if try connection.objectCount() > 0 {
+    if objects > 0 {
       throw SQLiteError.store(
         .argument,
         connection.dialect == .sqlite

@@ -101,7 +101,7 @@ package final class SQLiteConnection {
     sqlite3_extended_result_codes(opened, 1)
     sqlite3_busy_timeout(opened, max(busyTimeout, 0))
     do {
-      try configure()
+      try configure(busyTimeout: max(busyTimeout, 0))
     } catch {
       close()
       throw error
@@ -132,20 +132,41 @@ package final class SQLiteConnection {
 
   /// The journal and sync settings of a file (see `init`); reading the first
   /// page here also finds a file that is not a database (SQLITE_NOTADB).
-  private func configure() throws(StrataError) {
+  private func configure(busyTimeout: Int32) throws(StrataError) {
     // Touch the schema: a file that is not SQLite fails here, at open, not later.
     try execute("SELECT count(*) FROM sqlite_master")
     try execute("PRAGMA cache_size=-16384")
     guard !isMemory, mode == .readWrite || mode == .readWriteCreate, !isReadOnly else { return }
-    let journal = try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
-      try statement.step() ? (statement.text(0) ?? "") : ""
-    }
+    let journal = try switchToWAL(busyTimeout: busyTimeout)
     guard journal.lowercased() == "wal" else {
       throw SQLiteError.store(
         .io, "cannot switch the SQLite file to WAL mode (it stays '\(journal)')", path: path)
     }
     try execute("PRAGMA synchronous=FULL")
     inWAL = true
+  }
+
+  /// `PRAGMA journal_mode=WAL`: the journal mode the file is left in. The
+  /// switch needs the file to itself, and SQLite answers SQLITE_BUSY at
+  /// once, without waiting as the busy timeout says, while another
+  /// connection is opening the same new file (processes importing into one
+  /// file from the start): it is tried again every millisecond or so until
+  /// `busyTimeout` milliseconds have passed, then the error is thrown.
+  private func switchToWAL(busyTimeout: Int32) throws(StrataError) -> String {
+    var waited: Int32 = 0
+    while true {
+      do {
+        return try withStatement("PRAGMA journal_mode=WAL") { (statement) throws(StrataError) -> String in
+          try statement.step() ? (statement.text(0) ?? "") : ""
+        }
+      } catch {
+        guard let handle, sqlite3_errcode(handle) & 0xFF == SQLITE_BUSY, waited < busyTimeout else {
+          throw error
+        }
+        _ = sqlite3_sleep(1)
+        waited += 1
+      }
+    }
   }
 
   /// Finalizes every statement and closes the database (idempotent). A

@@ -673,3 +673,34 @@ def test_get_takes_every_kind_of_key_as_json_does() -> None:
             assert raised.value.errors[0]["code"] == "type"
         with pytest.raises(strata.MappingError):
             ctx.get("I", 2**63)
+
+
+def test_many_contexts_opening_one_new_file_at_once_all_open(tmp_path: Path) -> None:
+    """Several connections opening one new file at the same moment (threads
+    here; processes importing into one file from the start): SQLite's switch
+    to WAL answers "database is locked" at once to all but one, and a
+    connection could see the tables of another half made; every one must
+    open (docs/graph.md, "Files, versions, safety")."""
+    schema = strata.Schema(SCHEMA)
+    for round_ in range(30):
+        path = str(tmp_path / f"g{round_}.db")
+        barrier = threading.Barrier(8)
+        failures: List[BaseException] = []
+
+        def open_and_import(worker: int) -> None:
+            try:
+                barrier.wait()
+                with schema.context(path) as ctx:
+                    ctx.import_("Post", [{"id": worker, "author": {"id": 7}}])
+            except BaseException as error:  # noqa: BLE001 - reported below
+                failures.append(error)
+
+        threads = [threading.Thread(target=open_and_import, args=(worker,)) for worker in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == [], (round_, failures[:1])
+        with schema.context(path) as ctx:
+            assert ctx.count("Post") == 8
+            ctx.check()

@@ -21,6 +21,8 @@ import pytest
 
 import strata
 
+import graph_dump
+
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "graph"
 SERVER = os.environ.get("STRATA_TEST_POSTGRES_URL")
@@ -209,8 +211,7 @@ def test_a_schema_of_other_tables_is_refused_and_left_alone(graph: str) -> None:
 
 
 def _dump(ctx: strata.Context) -> dict:
-    return {model: [{"key": r.key, "stub": r.is_stub, "values": r.to_dict(nested=False)} for r in ctx.all(model)]
-            for model in ("User", "Post", "Tag")}
+    return graph_dump.dump(ctx, ("User", "Post", "Tag"))
 
 
 def _page(rng: "random.Random", number: int) -> dict:

@@ -18,16 +18,15 @@ import pytest
 
 import strata
 
+import graph_dump
+
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = strata.Schema.from_file(str(ROOT / "examples" / "graph" / "schema.json"))
 MODELS = ["User", "Post", "Tag"]
 
 
 def dump(ctx: strata.Context) -> Dict[str, Any]:
-    return {
-        model: [{"key": r.key, "stub": r.is_stub, "values": r.to_dict(nested=False)} for r in ctx.all(model)]
-        for model in MODELS
-    }
+    return graph_dump.dump(ctx, MODELS)
 
 
 def page(rng: random.Random, number: int) -> Dict[str, Any]:

@@ -19,6 +19,8 @@ import pytest
 
 import strata
 
+import graph_dump
+
 SCHEMA_DOC: Dict[str, Any] = {
     "strata": 1,
     "models": {
@@ -41,8 +43,7 @@ MODELS = ["User", "Team", "Post", "Tag"]
 
 
 def dump(ctx: strata.Context) -> Dict[str, Any]:
-    return {model: [{"key": r.key, "stub": r.is_stub, "values": r.to_dict(nested=False)} for r in ctx.all(model)]
-            for model in MODELS}
+    return graph_dump.dump(ctx, MODELS)
 
 
 def spelled(rng: random.Random, value: Dict[str, Any]) -> str:
