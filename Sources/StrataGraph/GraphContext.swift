@@ -402,13 +402,33 @@ package final class GraphContext: @unchecked Sendable {
       importer.retainsInputs = true
       defer { importer.releaseInputs() }
       var records: [GraphRecord] = []
-      // a cache that does not hold the whole file reads the page's records
-      // ahead, all at once: the elements are kept until then
+      // a cache that does not hold the whole file reads the records of the
+      // page ahead, a window of elements at a time (kept until then; a small
+      // window stays in the processor's cache between parse and import)
       let readsAhead = !memory.complete && memory.store != nil
       var kept: [JPtr] = []
+      var keptFrom = 0
+      var failure: StrataError? = nil
       defer {
         for element in kept { JValue.release(element) }
         memory.dropPrefetched()
+      }
+      func importKept() {
+        if failure == nil {
+          do throws(StrataError) {
+            try prefetch(kept, type)
+            for (offset, element) in kept.enumerated() {
+              if let record = importer.importElement(element, type, position: keptFrom + offset) {
+                records.append(record)
+              }
+            }
+          } catch {
+            failure = error
+          }
+        }
+        for element in kept { JValue.release(element) }
+        keptFrom += kept.count
+        kept = []
       }
       // objects repeated byte for byte are shared, unless a key injector (the host's code) gets them
       let streamed = PrunedParser.forEachElement(
@@ -416,22 +436,15 @@ package final class GraphContext: @unchecked Sendable {
       ) { element, position in
         if readsAhead {
           kept.append(element)
+          if kept.count == GraphStore.prefetchChunk { importKept() }
           return
         }
         if let record = importer.importElement(element, type, position: position) { records.append(record) }
         JValue.release(element)
       }
       guard streamed == true else { return .success(nil) }
-      if readsAhead {
-        do throws(StrataError) {
-          try prefetch(kept, type)
-        } catch {
-          return .failure(error)
-        }
-        for (position, element) in kept.enumerated() {
-          if let record = importer.importElement(element, type, position: position) { records.append(record) }
-        }
-      }
+      if readsAhead && !kept.isEmpty { importKept() }
+      if let failure { return .failure(failure) }
       return finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request).map { $0 }
     }
     switch outcome {

@@ -10,6 +10,7 @@ of the three, and of the file reopened, must be equal, and check() pass."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any, Dict, List
@@ -86,3 +87,33 @@ def test_imports_through_contexts_that_read_ahead_end_as_in_memory(tmp_path: Pat
         assert dump(reopened) == want
         reopened.check()
 
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pages_longer_than_a_read_ahead_window_end_as_in_memory(tmp_path: Path, seed: int) -> None:
+    """A page is read ahead a window of 256 elements at a time: pages of
+    several windows, whose later windows name records that earlier windows
+    made, read or changed, end as in memory."""
+    document = json.loads((ROOT / "examples" / "graph" / "schema.json").read_text())
+    del document["models"]["Post"]["root"]  # a bare array of posts: read element by element
+    schema = strata.Schema(document)
+    rng = random.Random(seed)
+    path = str(tmp_path / "g.db")
+    memory = schema.context()
+    with schema.context(path) as first:  # the file is not empty when the next context opens it
+        first.import_("Post", page(rng, 0)["data"]["posts"])
+    memory.import_("Post", page(random.Random(seed), 0)["data"]["posts"])
+    with schema.context(path) as ctx:
+        ctx.cache_limit = rng.choice([3, 50_000])
+        for number in range(1, 4):
+            posts = []
+            for _ in range(rng.randint(300, 800)):
+                posts.extend(page(rng, number)["data"]["posts"][:1])
+            body = json.dumps(posts).encode()
+            memory.import_("Post", body)
+            ctx.import_("Post", body)
+        want = dump(memory)
+        assert dump(ctx) == want
+        ctx.check()
+    with schema.context(path) as reopened:
+        assert dump(reopened) == want
