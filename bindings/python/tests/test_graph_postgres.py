@@ -21,7 +21,7 @@ import pytest
 
 import strata
 
-import graph_dump
+import graph_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "graph"
@@ -211,22 +211,13 @@ def test_a_schema_of_other_tables_is_refused_and_left_alone(graph: str) -> None:
 
 
 def _dump(ctx: strata.Context) -> dict:
-    return graph_dump.dump(ctx, ("User", "Post", "Tag"))
+    return graph_helpers.dump(ctx, ("User", "Post", "Tag"))
 
 
 def _page(rng: "random.Random", number: int) -> dict:
-    posts = []
-    for _ in range(rng.choice([1, 2, 31, 32, 33, 64, 65, rng.randint(1, 90)])):
-        post: dict = {"id": rng.randint(1, 600), "title": f"t{number}.{rng.randint(0, 9)}"}
-        if rng.random() < 0.9:
-            user = rng.randint(1, 2)
-            post["author"] = {"id": user, "login": f"u{user}.{rng.randint(0, 2)}"}
-        if rng.random() < 0.05:  # a list longer than a statement of link rows holds
-            post["tags"] = [f"n{rng.randint(1, 400)}" for _ in range(rng.randint(120, 300))]
-        elif rng.random() < 0.7:
-            post["tags"] = [rng.choice([f"n{rng.randint(1, 9)}", {"name": f"n{rng.randint(1, 9)}", "color": "c"}])
-                            for _ in range(rng.randint(0, 3))]
-        posts.append(post)
+    count = rng.choice([1, 2, 31, 32, 33, 64, 65, rng.randint(1, 90)])
+    # a twentieth of the posts with a list longer than a statement of link rows holds
+    posts = graph_helpers.random_posts(rng, number, count, ids=600, users=2, tags=9, long_tags=0.05)
     return {"data": {"posts": posts}}
 
 

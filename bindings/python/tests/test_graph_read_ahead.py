@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 import pytest
 
 import strata
 
-import graph_dump
+import graph_helpers
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = strata.Schema.from_file(str(ROOT / "examples" / "graph" / "schema.json"))
@@ -27,20 +27,11 @@ MODELS = ["User", "Post", "Tag"]
 
 
 def dump(ctx: strata.Context) -> Dict[str, Any]:
-    return graph_dump.dump(ctx, MODELS)
+    return graph_helpers.dump(ctx, MODELS)
 
 
 def page(rng: random.Random, number: int) -> Dict[str, Any]:
-    posts: List[Dict[str, Any]] = []
-    for _ in range(rng.randint(1, 40)):
-        post: Dict[str, Any] = {"id": rng.randint(1, 150), "title": f"t{number}.{rng.randint(0, 9)}"}
-        if rng.random() < 0.9:
-            user = rng.randint(1, 4)
-            post["author"] = {"id": user, "login": f"u{user}.{rng.randint(0, 2)}"}
-        if rng.random() < 0.7:
-            post["tags"] = [rng.choice([f"n{rng.randint(1, 6)}", {"name": f"n{rng.randint(1, 6)}", "color": "c"}])
-                            for _ in range(rng.randint(0, 3))]
-        posts.append(post)
+    posts = graph_helpers.random_posts(rng, number, rng.randint(1, 40), ids=150, users=4, tags=6)
     return {"data": {"posts": posts}}
 
 

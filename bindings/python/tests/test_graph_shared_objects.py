@@ -19,7 +19,7 @@ import pytest
 
 import strata
 
-import graph_dump
+import graph_helpers
 
 SCHEMA_DOC: Dict[str, Any] = {
     "strata": 1,
@@ -43,7 +43,7 @@ MODELS = ["User", "Team", "Post", "Tag"]
 
 
 def dump(ctx: strata.Context) -> Dict[str, Any]:
-    return graph_dump.dump(ctx, MODELS)
+    return graph_helpers.dump(ctx, MODELS)
 
 
 def spelled(rng: random.Random, value: Dict[str, Any]) -> str:
