@@ -226,7 +226,8 @@ extension GraphStore {
   /// two that add up to their number, then per link table the old links of
   /// records that were in the file before, then the new links, as the rows.
   private func upsert(_ changes: [PreparedChange], sql: StoreStatements.Table) throws(StrataError) {
-    try Self.inPieces(changes.count) { (first, count) throws(StrataError) in
+    try Self.inPieces(changes.count, most: 1 << (sql.upserts.count - 1)) {
+      (first, count) throws(StrataError) in
       try connection.withStatement(sql.upsert(rows: count)) { (upsert) throws(StrataError) in
         var next: Int32 = 1
         for change in changes[first..<first + count] {
@@ -258,36 +259,31 @@ extension GraphStore {
         guard let targets = written?.targets else { continue }
         for (offset, target) in targets.enumerated() { rows.append((row.key, start + offset, target)) }
       }
-      let most = 1 << (link.inserts.count - 1)
-      var first = 0
-      while first < rows.count {
-        let end = min(rows.count, first + most)
-        try Self.inPieces(end - first) { (offset, count) throws(StrataError) in
-          try connection.withStatement(link.insert(rows: count)) { (statement) throws(StrataError) in
-            var next: Int32 = 1
-            for row in rows[(first + offset)..<(first + offset + count)] {
-              next = try statement.bind(next, cells: row.owner)
-              try statement.bind(next, int: Int64(row.position))
-              next = try statement.bind(next + 1, cells: row.target)
-            }
-            try statement.run()
+      try Self.inPieces(rows.count, most: 1 << (link.inserts.count - 1)) {
+        (first, count) throws(StrataError) in
+        try connection.withStatement(link.insert(rows: count)) { (statement) throws(StrataError) in
+          var next: Int32 = 1
+          for row in rows[first..<(first + count)] {
+            next = try statement.bind(next, cells: row.owner)
+            try statement.bind(next, int: Int64(row.position))
+            next = try statement.bind(next + 1, cells: row.target)
           }
+          try statement.run()
         }
-        first = end
       }
     }
   }
 
   /// Calls `body(first, count)` for pieces of `total` items in order, each
-  /// piece's count a power of two (the largest that fits what is left), so
-  /// that few statement texts of several rows serve every count.
-  private static func inPieces(_ total: Int, _ body: (Int, Int) throws(StrataError) -> Void)
+  /// piece's count a power of two (the largest that fits what is left, up
+  /// to `most`), so that few statement texts of several rows serve every count.
+  private static func inPieces(_ total: Int, most: Int, _ body: (Int, Int) throws(StrataError) -> Void)
     throws(StrataError)
   {
     var first = 0
     while first < total {
       var count = 1
-      while count * 2 <= total - first { count *= 2 }
+      while count * 2 <= min(total - first, most) { count *= 2 }
       try body(first, count)
       first += count
     }
