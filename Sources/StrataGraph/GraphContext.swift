@@ -32,6 +32,9 @@ package final class GraphContext: @unchecked Sendable {
   /// How many records the cache of a file holds at most between calls
   /// before it is dropped (records are read again on demand).
   private var cacheLimit = 50_000
+  /// Texts at least this long are parsed on a helper thread while they are
+  /// imported (`parseAheadDefault`); tests set 0 (always) or `Int.max` (never).
+  package var parseAheadBytes = GraphContext.parseAheadDefault
   /// The file's `data_version` when the cache was last known to match it:
   /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
@@ -406,19 +409,15 @@ package final class GraphContext: @unchecked Sendable {
       // page ahead, a window of elements at a time (kept until then; a small
       // window stays in the processor's cache between parse and import)
       let readsAhead = !memory.complete && memory.store != nil
-      var kept: [JPtr] = []
-      var keptFrom = 0
+      var imported = 0
       var failure: StrataError? = nil
-      defer {
-        for element in kept { JValue.release(element) }
-        memory.dropPrefetched()
-      }
-      func importKept() {
+      defer { memory.dropPrefetched() }
+      func importWindow(_ window: [JPtr]) {
         if failure == nil {
           do throws(StrataError) {
-            try prefetch(kept, type)
-            for (offset, element) in kept.enumerated() {
-              if let record = importer.importElement(element, type, position: keptFrom + offset) {
+            if readsAhead { try prefetch(window, type) }
+            for (offset, element) in window.enumerated() {
+              if let record = importer.importElement(element, type, position: imported + offset) {
                 records.append(record)
               }
             }
@@ -426,24 +425,54 @@ package final class GraphContext: @unchecked Sendable {
             failure = error
           }
         }
-        for element in kept { JValue.release(element) }
-        keptFrom += kept.count
-        kept = []
+        for element in window { JValue.release(element) }
+        imported += window.count
       }
       // objects repeated byte for byte are shared, unless a key injector (the host's code) gets them
-      let streamed = PrunedParser.forEachElement(
-        bytes, .object(PlanRef(plan: plan)), interning: schema.keyInjectors.isEmpty
-      ) { element, position in
-        if readsAhead {
-          kept.append(element)
-          if kept.count == GraphStore.prefetchChunk { importKept() }
-          return
+      let interning = schema.keyInjectors.isEmpty
+      let want = Want.object(PlanRef(plan: plan))
+      let streamed: Bool?
+      var stopped = false
+      if bytes.count >= parseAheadBytes {
+        // a long text is parsed on a helper thread, windows ahead of the import
+        streamed =
+          Overlap.run(
+            depth: readsAhead ? 2 : 8,
+            produce: { (channel: Overlap.Channel<JPtr>) -> Bool? in
+              Self.parseWindows(
+                bytes, want, interning: interning,
+                windows: readsAhead ? GraphStore.prefetchChunk : Self.parseWindow,
+                into: channel)
+            },
+            consume: { window in
+              importWindow(window)
+              stopped = failure != nil
+              return !stopped
+            },
+            drop: { window in for element in window { JValue.release(element) } }) ?? nil
+      } else {
+        var kept: [JPtr] = []
+        streamed = PrunedParser.forEachElement(bytes, want, interning: interning) { element, position in
+          if readsAhead {
+            kept.append(element)
+            if kept.count == GraphStore.prefetchChunk {
+              importWindow(kept)
+              kept = []
+            }
+            return true
+          }
+          if let record = importer.importElement(element, type, position: position) { records.append(record) }
+          JValue.release(element)
+          return true
         }
-        if let record = importer.importElement(element, type, position: position) { records.append(record) }
-        JValue.release(element)
+        if streamed == true {
+          importWindow(kept)
+        } else {
+          for element in kept { JValue.release(element) }
+        }
       }
-      guard streamed == true else { return .success(nil) }
-      if readsAhead && !kept.isEmpty { importKept() }
+      // (a parse stopped because the import failed ends with that failure)
+      guard streamed == true || stopped else { return .success(nil) }
       if let failure { return .failure(failure) }
       return finish(&importer, importer.mapper.errors.isEmpty ? records : nil, request).map { $0 }
     }

@@ -77,13 +77,14 @@ package struct PrunedParser {
   /// built. nil when the text is not an array (nothing was handed over);
   /// false on anything unusual (the caller then redoes the whole text on the
   /// DOM path, whatever it did with the elements so far); true when every
-  /// element went to `body`.
+  /// element went to `body`. `body` answers false to stop (the answer is
+  /// then false).
   ///
   /// With `interning`, an object of a keyed model inside an element whose
   /// text equals one built before in this text is that same value again
   /// (`InternTable`): shared, so nobody may change what `body` gets.
   package static func forEachElement(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, interning: Bool = false, _ body: (JPtr, Int) -> Void
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, interning: Bool = false, _ body: (JPtr, Int) -> Bool
   ) -> Bool? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
     var parser = PrunedParser(bytes)
@@ -102,7 +103,7 @@ package struct PrunedParser {
     } else {
       while true {
         guard let element = parser.value(want), !parser.failed else { return false }
-        body(element, index)
+        guard body(element, index) else { return false }
         index += 1
         switch parser.afterMember(closing: UInt8(ascii: "]")) {
         case .more: continue

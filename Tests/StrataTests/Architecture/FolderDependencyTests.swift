@@ -31,8 +31,8 @@ private let allowedUses: [String: Set<String>] = [
   "Lines": ["Errors", "JSON", "Mapping", "Model", "Parse", "Schema"],
   "Codable": ["Dates", "Errors", "JSON", "Model", "Runtime", "Schema"],
   "Graph": [
-    "Archives", "Changes", "Dates", "Errors", "JSON", "Mapping", "Model", "Parse", "Responses", "Schema",
-    "Serialization",
+    "Archives", "Changes", "Dates", "Errors", "JSON", "Mapping", "Model", "Parse", "Responses", "Runtime",
+    "Schema", "Serialization",
   ],
 ]
 

@@ -28,7 +28,10 @@ struct InternTableTests {
     var out: [JPtr] = []
     let bytes = Array(text.utf8)
     let done = bytes.withUnsafeBufferPointer { buffer in
-      PrunedParser.forEachElement(buffer, want, interning: interning) { element, _ in out.append(element) }
+      PrunedParser.forEachElement(buffer, want, interning: interning) { element, _ in
+        out.append(element)
+        return true
+      }
     }
     #expect(done == true)
     return out
@@ -69,6 +72,7 @@ struct InternTableTests {
       let done = bytes.withUnsafeBufferPointer { buffer in
         PrunedParser.forEachElement(buffer, want, interning: interning) { element, _ in
           JValue.release(element)
+          return true
         }
       }
       #expect(done == false)
