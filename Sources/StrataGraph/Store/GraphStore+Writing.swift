@@ -86,6 +86,13 @@ extension GraphStore {
     var isNew = false
   }
 
+  /// The `writeOverlapFrom` of a new store: below it, starting a thread
+  /// costs more than it saves.
+  package static let writeOverlapDefault = 1024
+
+  /// The rows a helper thread hands over at a time (`writeOverlapped`).
+  static let writeBatch = 128
+
   /// Applies `changes` in order, in ONE transaction: every upsert and delete
   /// lands, or none does and the file is exactly as before (`BEGIN
   /// IMMEDIATE` ... `COMMIT`, `ROLLBACK` on any failure: a full disk, a
@@ -94,11 +101,17 @@ extension GraphStore {
   /// Records are turned into rows before the transaction starts, so a bad
   /// value (nested too deep, a model the file has no table for) fails
   /// before anything is written; its error's path is `/N`, the change's
-  /// index. A file that must first be rewritten (`needsRewrite`) is refused.
+  /// index. (Many changes, `writeOverlapFrom`, are made into rows while
+  /// earlier rows are written: a bad value then fails the transaction,
+  /// which leaves the file as it was, with the same error.) A file that must first be rewritten (`needsRewrite`) is refused.
   /// `progress`, when given, is called inside the transaction after each
   /// change is applied with the number applied so far (for progress reports;
   /// the crash test uses it to know it is half-way).
   package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
+    if changes.count >= writeOverlapFrom {
+      try writeOverlapped(changes, progress: progress)
+      return
+    }
     let rows = try prepare(changes, layout: layout)
     if fileFormat < Self.format || !hasOwnLayout {
       throw SQLiteError.store(
@@ -115,41 +128,153 @@ extension GraphStore {
     var prepared: [PreparedChange] = []
     prepared.reserveCapacity(changes.count)
     for (index, change) in changes.enumerated() {
-      do throws(StrataError) {
-        guard let table = layout.table(change.model) else {
-          throw StrataError(
-            code: .argument, message: "the graph file has no table for records of '\(change.model)'")
-        }
-        guard let key = RecordKey(json: change.key), let cells = RecordRows.cells(key, parts: table.keyParts)
-        else {
-          throw StrataError(
-            code: .argument,
-            message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
-        }
-        var row: RecordRows.Row? = nil
+      try Self.located(index) { () throws(StrataError) in
+        var made = try placed(change, layout: layout)
         if let object = change.object {
-          guard let plan = statements.plan(table, type: object.type) else {
+          guard let plan = statements.plan(made.table, type: object.type) else {
             throw StrataError(
               code: .argument,
-              message: "the table '\(table.name)' does not hold records of '\(object.type.name)'")
+              message: "the table '\(made.table.name)' does not hold records of '\(object.type.name)'")
           }
-          row = try RecordRows.row(
-            table, in: layout, plan: plan, key: key, object: object, stub: change.stub, lists: change.lists,
-            keptLinks: change.keptLinks)
-        } else if let body = change.body {
-          row = try RecordRows.row(table, in: layout, key: key, body: body, keptLinks: change.keptLinks)
+          made.row = try Self.row(of: change, made, plan: plan, layout: layout)
+        } else {
+          made.row = try Self.row(of: change, made, plan: nil, layout: layout)
         }
-        prepared.append(PreparedChange(table: table, key: cells, row: row, isNew: change.isNew))
-      } catch {
-        throw StrataError(
-          error.errors.map { detail in
-            var located = detail
-            located.path = "/\(index)"
-            return located
-          })
+        prepared.append(made)
       }
     }
     return prepared
+  }
+
+  /// A change's table and key cells, its row not made yet.
+  private func placed(_ change: Change, layout: TableLayout) throws(StrataError) -> PreparedChange {
+    guard let table = layout.table(change.model) else {
+      throw StrataError(
+        code: .argument, message: "the graph file has no table for records of '\(change.model)'")
+    }
+    guard let key = RecordKey(json: change.key), let cells = RecordRows.cells(key, parts: table.keyParts)
+    else {
+      throw StrataError(
+        code: .argument, message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
+    }
+    return PreparedChange(table: table, key: cells, row: nil, isNew: change.isNew)
+  }
+
+  /// The row of an upsert (nil for a delete), from the committed object
+  /// through `plan` or from the body. Touches nothing of the store: it may
+  /// run on a helper thread.
+  private static func row(
+    of change: Change, _ placed: PreparedChange, plan: RecordRows.Plan?, layout: TableLayout
+  )
+    throws(StrataError) -> RecordRows.Row?
+  {
+    guard let key = RecordKey(json: change.key) else { return nil }
+    if let object = change.object, let plan {
+      return try RecordRows.row(
+        placed.table, in: layout, plan: plan, key: key, object: object, stub: change.stub,
+        lists: change.lists,
+        keptLinks: change.keptLinks)
+    }
+    if let body = change.body {
+      return try RecordRows.row(placed.table, in: layout, key: key, body: body, keptLinks: change.keptLinks)
+    }
+    return nil
+  }
+
+  /// `body()`, its errors located at the change's index (`/N`).
+  private static func located<R>(_ index: Int, _ body: () throws(StrataError) -> R) throws(StrataError) -> R {
+    do throws(StrataError) {
+      return try body()
+    } catch {
+      throw StrataError(
+        error.errors.map { detail in
+          var located = detail
+          located.path = "/\(index)"
+          return located
+        })
+    }
+  }
+
+  /// `write` of many changes on two cores: their tables and keys first (in
+  /// place), then, inside the transaction, their rows made in key order on
+  /// a helper thread while the calling thread writes the rows made before
+  /// (`Overlap`). Only the calling thread touches the connection and the
+  /// statements; the helper reads the committed objects and the layout. A
+  /// row that cannot be made fails the transaction (nothing is written),
+  /// its error at `/N` as in `prepare`.
+  private func writeOverlapped(_ changes: [Change], progress: ((Int) -> Void)?) throws(StrataError) {
+    let layout = self.layout
+    var placed: [PreparedChange] = []
+    placed.reserveCapacity(changes.count)
+    // each model's plan in its table, made here (the statements are the calling thread's)
+    var plans: [ObjectIdentifier: [String: RecordRows.Plan]] = [:]
+    for (index, change) in changes.enumerated() {
+      try Self.located(index) { () throws(StrataError) in
+        let made = try self.placed(change, layout: layout)
+        if let object = change.object, plans[ObjectIdentifier(object.type)]?[made.table.name] == nil {
+          guard let plan = statements.plan(made.table, type: object.type) else {
+            throw StrataError(
+              code: .argument,
+              message: "the table '\(made.table.name)' does not hold records of '\(object.type.name)'")
+          }
+          plans[ObjectIdentifier(object.type), default: [:]][made.table.name] = plan
+        }
+        placed.append(made)
+      }
+    }
+    if fileFormat < Self.format || !hasOwnLayout {
+      throw SQLiteError.store(
+        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
+      )
+    }
+    let order = Self.keyOrder(placed)
+    try connection.writeTransaction { () throws(StrataError) in
+      try connection.batchingWrites { () throws(StrataError) in
+        var failure: StrataError? = nil
+        var done = 0
+        let made = Overlap.run(
+          depth: 4,
+          produce: { (channel: Overlap.Channel<PreparedChange>) -> StrataError? in
+            var batch: [PreparedChange] = []
+            batch.reserveCapacity(Self.writeBatch)
+            for index in order {
+              var change = placed[index]
+              do throws(StrataError) {
+                let plan = changes[index].object.flatMap {
+                  plans[ObjectIdentifier($0.type)]?[change.table.name]
+                }
+                change.row = try Self.located(index) { () throws(StrataError) in
+                  try Self.row(of: changes[index], change, plan: plan, layout: layout)
+                }
+              } catch {
+                if !batch.isEmpty { _ = channel.send(batch) }
+                return error
+              }
+              batch.append(change)
+              if batch.count == Self.writeBatch {
+                guard channel.send(batch) else { return nil }
+                batch = []
+                batch.reserveCapacity(Self.writeBatch)
+              }
+            }
+            if !batch.isEmpty { _ = channel.send(batch) }
+            return nil
+          },
+          consume: { batch in
+            do throws(StrataError) {
+              try applyRuns(
+                batch, order: Array(batch.indices), layout: layout, done: &done, progress: progress)
+              return true
+            } catch {
+              failure = error
+              return false
+            }
+          },
+          drop: { _ in })
+        if let failure { throw failure }
+        if let error = made ?? nil { throw error }
+      }
+    }
   }
 
   /// Writes prepared changes (inside the caller's transaction), table by
@@ -170,8 +295,17 @@ extension GraphStore {
   private func applyInOrder(_ changes: [PreparedChange], layout: TableLayout, progress: ((Int) -> Void)?)
     throws(StrataError)
   {
-    let order = Self.keyOrder(changes)
     var done = 0
+    try applyRuns(changes, order: Self.keyOrder(changes), layout: layout, done: &done, progress: progress)
+  }
+
+  /// The writes of `changes` taken in `order` (grouped by table, by key
+  /// within a table): each run of upserts of distinct keys in statements of
+  /// several rows, then their links; `done` counts the changes applied.
+  private func applyRuns(
+    _ changes: [PreparedChange], order: [Int], layout: TableLayout, done: inout Int,
+    progress: ((Int) -> Void)?
+  ) throws(StrataError) {
     var next = 0
     while next < order.count {
       let table = changes[order[next]].table

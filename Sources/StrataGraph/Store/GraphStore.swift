@@ -57,6 +57,10 @@ package final class GraphStore {
   /// True when the file's tables are the schema's (`fileLayout == layout`,
   /// kept so that each call does not compare the layouts again).
   package private(set) var hasOwnLayout = true
+  /// A write of at least this many changes makes its rows on a helper
+  /// thread while the rows made before are written (`writeOverlapped`);
+  /// tests set 0 (always) or `Int.max` (never).
+  package var writeOverlapFrom = GraphStore.writeOverlapDefault
   /// Cached SQL of each table (built on first use).
   var statements = StoreStatements()
 

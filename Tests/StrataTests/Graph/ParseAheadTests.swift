@@ -64,6 +64,7 @@ func pagesParsedAheadOnAHelperThreadEndAsParsedInPlace(seed: UInt64) throws {
   let file = try Context(schema: schema, path: filePath)
   file.engine.parseAheadBytes = 0
   try file.setCacheLimit(3)  // reads the records of each window ahead
+  file.engine.store?.writeOverlapFrom = 0  // and makes its rows while writing them
   let others = [ahead, file]
   var random = SeededRandom(seed: seed)
   for _ in 0..<8 {

@@ -60,6 +60,31 @@ struct PostgresGraphTests {
     reopened.close()
   }
 
+  /// Long pages parsed ahead and written while their rows are made (both
+  /// helper threads forced on) end on the server as in memory.
+  @Test func pagesParsedAheadAndWrittenOverlappedEndAsInMemory() throws {
+    let (url, name) = try testURL()
+    defer { try? dropSchema(name) }
+    let schema = try Schema(parsing: blogSchemaText)
+    let memory = try Context(schema: schema)
+    let server = try Context(schema: schema, url: url)
+    server.engine.parseAheadBytes = 0
+    server.engine.store?.writeOverlapFrom = 0
+    var random = SeededRandom(seed: 11)
+    for _ in 0..<5 {
+      let text = randomPostsText(
+        &random, count: Int.random(in: 200...900, using: &random), broken: Bool.random(using: &random),
+        cut: false)
+      let want = (try? memory.import("Post", parsing: text)) == nil
+      let got = (try? server.import("Post", parsing: text)) == nil
+      #expect(got == want)
+    }
+    let models = ["User", "Post", "Tag"]
+    #expect(try graphDump(server, models) == graphDump(memory, models))
+    try server.check()
+    server.close()
+  }
+
   @Test func aTransactionTheServerGaveUpRunsAgainOnceAndWarns() throws {
     let (url, name) = try testURL()
     defer { try? dropSchema(name) }
