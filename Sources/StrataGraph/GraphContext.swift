@@ -35,9 +35,6 @@ package final class GraphContext: @unchecked Sendable {
   /// Texts at least this long are parsed on a helper thread while they are
   /// imported (`parseAheadDefault`); tests set 0 (always) or `Int.max` (never).
   package var parseAheadBytes = GraphContext.parseAheadDefault
-  /// Closing a context of at least this many records in memory frees them
-  /// on a helper thread (`dropMemory`).
-  static let teardownFrom = 5_000
   /// The file's `data_version` when the cache was last known to match it:
   /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
@@ -94,7 +91,7 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   deinit {
-    dropMemory()
+    memory.clear()
     store?.close()
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
@@ -294,20 +291,9 @@ package final class GraphContext: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     if closed || changing { return }
     closed = true
-    dropMemory()
+    memory.clear()
     store?.close()
     store = nil
-  }
-
-  /// Frees the records in memory: a graph of `teardownFrom` records or
-  /// more on a helper thread (`Teardown`; a million allocations take a
-  /// tenth of a second to free), a smaller one in place.
-  private func dropMemory() {
-    if memory.count >= Self.teardownFrom {
-      Teardown.release(memory.clearing())
-    } else {
-      memory.clear()
-    }
   }
 
   /// Sets how many records the cache of a file may hold between calls

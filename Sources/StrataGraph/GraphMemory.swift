@@ -388,29 +388,4 @@ final class GraphMemory {
     count = 0
     faults = 0
   }
-
-  /// What holds the records after `clearing()`: dropping it frees them.
-  struct Remains {
-    /// The index by key space and key.
-    var index: [Int: [RecordKey: GraphRecord]] = [:]
-    /// The links out of and into each record.
-    var links: [ContiguousArray<Link>] = []
-    var incoming: [Set<Incoming>] = []
-  }
-
-  /// `clear()`, except that what the records held is moved out, not
-  /// freed: the caller drops it (`Teardown.release`, on a helper thread).
-  /// Every record is changed here, on the calling thread; only references
-  /// the runtime counts atomically lead from the remains to what handles
-  /// may still hold (committed objects).
-  func clearing() -> Remains {
-    var remains = Remains()
-    remains.links.reserveCapacity(count)
-    remains.incoming.reserveCapacity(count)
-    for record in records { record.clear(into: &remains) }
-    swap(&remains.index, &index)
-    count = 0
-    faults = 0
-    return remains
-  }
 }

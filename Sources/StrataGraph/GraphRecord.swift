@@ -94,17 +94,6 @@ package final class GraphRecord: RecordIdentity {
     isDeleted = true
   }
 
-  /// `clear()`, moving the links into `remains` instead of freeing them.
-  func clear(into remains: inout GraphMemory.Remains) {
-    var links = ContiguousArray<Link>()
-    swap(&links, &storedState.links)
-    remains.links.append(links)
-    var incoming = Set<Incoming>()
-    swap(&incoming, &storedState.incoming)
-    remains.incoming.append(incoming)
-    clear()
-  }
-
   /// Leaves the cache: drops every link (breaking reference cycles between
   /// records); the committed object stays for the handles that hold it.
   func evict() {

@@ -231,65 +231,6 @@ static int no_hidden_records(json_t *all) {
     return whole;
 }
 
-/*
- * Closing a large graph frees its records on a helper thread (docs/graph.md,
- * "Closing"), while the handles the caller holds stay readable: import 6,000
- * posts by 10 authors, hold a post and its author, close and release the
- * context, then read both handles (valgrind: no invalid read, nothing
- * definitely lost once the process has waited for the helper at exit).
- * Returns 0 when the handles read as before the close.
- */
-static int large_close(strata_schema_t *schema) {
-    strata_error_t err;
-    strata_context_t *big = strata_context_open(schema, NULL, &err);
-    strata_model_t **records, *post, *user;
-    json_t *key, *before, *after;
-    size_t count = 0, i, length = 0, size = 6000 * 96;
-    char *text = malloc(size);
-    int same;
-    if (big == NULL || text == NULL)
-        return 1;
-    text[length++] = '[';
-    for (i = 0; i < 6000; i++)
-        length += (size_t)snprintf(text + length, size - length,
-                                   "%s{\"id\": %zu, \"n\": %zu, \"author\": {\"id\": %zu, "
-                                   "\"name\": \"u%zu\"}}",
-                                   i ? "," : "", 1000 + i, i, i % 10, i % 10);
-    text[length++] = ']';
-    records = strata_context_importb(big, "Post", text, length, NULL, NULL, NULL, &count, NULL, &err);
-    free(text);
-    if (records == NULL) {
-        fprintf(stderr, "test_graph_threads: large import: %s\n", err.message);
-        return 1;
-    }
-    for (i = 0; i < count; i++)
-        strata_model_decref(records[i]);
-    strata_free(records);
-    key = json_integer(1007);
-    post = strata_context_get(big, "Post", key, &err);
-    json_decref(key);
-    key = json_integer(7);
-    user = strata_context_get(big, "User", key, &err);
-    json_decref(key);
-    if (post == NULL || user == NULL)
-        return 1;
-    before = strata_model_dictionary(post, &err);
-    strata_context_close(big);
-    strata_context_decref(big);
-    after = strata_model_dictionary(post, &err);
-    same = before != NULL && after != NULL && json_equal(before, after);
-    json_decref(after);
-    after = strata_model_dictionary(user, &err);
-    same = same && after != NULL && json_integer_value(json_object_get(after, "id")) == 7;
-    json_decref(before);
-    json_decref(after);
-    strata_model_decref(post);
-    strata_model_decref(user);
-    if (!same)
-        fprintf(stderr, "test_graph_threads: a handle read otherwise after its large context closed\n");
-    return same ? 0 : 1;
-}
-
 int main(int argc, char **argv) {
     pthread_t threads[THREADS];
     strata_error_t err;
@@ -321,8 +262,6 @@ int main(int argc, char **argv) {
            json_array_size(json_object_get(all, "Tag")), errors_seen);
     json_decref(all);
     strata_context_decref(context);
-    if (large_close(schema) != 0)
-        whole = 0;
     strata_schema_decref(schema);
     json_decref(schema_doc);
     return whole && errors_seen == 0 ? 0 : 1;
