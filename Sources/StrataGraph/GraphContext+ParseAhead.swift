@@ -13,18 +13,18 @@ extension GraphContext {
   /// two cores share.
   static let parseWindow = 32
 
-  /// The elements of the array `bytes` as `PrunedParser.forEachElement`
-  /// parses them, sent to `channel` in windows of `windows` elements
+  /// The elements of the array `bytes` holds (at `root`) as
+  /// `PrunedParser.forEachElement` parses them, sent to `channel` in windows of `windows` elements
   /// (`GraphStore.prefetchChunk` when the import reads the records of each
   /// window ahead, `parseWindow` otherwise). Ends early, answering false,
   /// when the consumer stops; an element not sent is released here.
   static func parseWindows(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, interning: Bool, windows: Int,
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, root: [[UInt8]], interning: Bool, windows: Int,
     into channel: Overlap.Channel<JPtr>
   ) -> Bool? {
     var window: [JPtr] = []
     window.reserveCapacity(windows)
-    let streamed = PrunedParser.forEachElement(bytes, want, interning: interning) { element, _ in
+    let streamed = PrunedParser.forEachElement(bytes, want, root: root, interning: interning) { element, _ in
       window.append(element)
       guard window.count == windows else { return true }
       let sent = channel.send(window)

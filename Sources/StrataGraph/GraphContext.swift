@@ -393,14 +393,17 @@ package final class GraphContext: @unchecked Sendable {
   private func importElements(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, _ request: ImportRequest)
     -> Result<ImportOutcome, StrataError>?
   {
-    // a response with metadata is an object, never a bare array: whole-text path
-    guard case .success(let type) = schema.modelType(model), !type.primaryKey.isEmpty,
-      type.response.root == nil, type.response.meta == nil, request.meta == nil,
-      request.root == nil || request.root == ""
+    // metadata is mapped from the whole response: whole-text path
+    guard case .success(let (type, shape)) = importTarget(model, request), !type.primaryKey.isEmpty,
+      shape.meta == nil
     else { return nil }
     let plan = schema.parsePlans.plan(type, in: schema)
+    let root = shape.root?.keys ?? []
+    let rootBytes = root.map { Array($0.name.utf8) }
     let outcome = changingLocked { () -> Result<ImportOutcome?, StrataError> in
       var importer = GraphImporter(schema: schema, memory: memory)
+      // errors in the records are placed under the root, as the whole-text path places them
+      importer.elementSteps = root.map { PathStep.name($0.name) }
       importer.tracksSeen = request.orphans != nil
       importer.retainsInputs = true
       defer { importer.releaseInputs() }
@@ -440,9 +443,8 @@ package final class GraphContext: @unchecked Sendable {
             depth: readsAhead ? 2 : 8,
             produce: { (channel: Overlap.Channel<JPtr>) -> Bool? in
               Self.parseWindows(
-                bytes, want, interning: interning,
-                windows: readsAhead ? GraphStore.prefetchChunk : Self.parseWindow,
-                into: channel)
+                bytes, want, root: rootBytes, interning: interning,
+                windows: readsAhead ? GraphStore.prefetchChunk : Self.parseWindow, into: channel)
             },
             consume: { window in
               importWindow(window)
@@ -452,7 +454,8 @@ package final class GraphContext: @unchecked Sendable {
             drop: { window in for element in window { JValue.release(element) } }) ?? nil
       } else {
         var kept: [JPtr] = []
-        streamed = PrunedParser.forEachElement(bytes, want, interning: interning) { element, position in
+        streamed = PrunedParser.forEachElement(bytes, want, root: rootBytes, interning: interning) {
+          element, position in
           if readsAhead {
             kept.append(element)
             if kept.count == GraphStore.prefetchChunk {

@@ -27,6 +27,12 @@ struct GraphImporter {
   private var lastInput: [ObjectIdentifier: JPtr] = [:]
   /// True when the input is released element by element (`importElement`).
   var retainsInputs = false
+  /// The steps to the array `importElement`'s elements are read from (a
+  /// response's root; empty for a bare array): what their errors' paths
+  /// start with. The mapper's steps start as these.
+  var elementSteps: [PathStep] = [] {
+    didSet { mapper.steps = elementSteps }
+  }
   let schema: Schema
   /// What `plainKey` reads of each model (by index), found on first use.
   private var plainKeyPlans: ContiguousArray<PlainKeyPlan>
@@ -301,7 +307,7 @@ struct GraphImporter {
   /// Imports one element of a top-level array of records (the input read
   /// element by element): its record, or nil after errors.
   mutating func importElement(_ element: JPtr, _ type: ModelType, position: Int) -> GraphRecord? {
-    trimSteps(to: 0)
+    trimSteps(to: elementSteps.count)
     mapper.steps.append(.index(position))
     guard JValue.isObject(element) else {
       mapper.report(

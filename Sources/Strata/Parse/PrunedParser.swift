@@ -80,19 +80,30 @@ package struct PrunedParser {
   /// element went to `body`. `body` answers false to stop (the answer is
   /// then false).
   ///
+  /// With `root` (keys, outermost first), the array is the value of that
+  /// member of nested objects (a response's `root`); the other members are
+  /// skipped, and checked as any skipped value is. nil when the text has no
+  /// array there (a missing key, null, a single object: the caller's whole-
+  /// text path says what they mean); false when a second member of a root
+  /// key's name follows the array (jansson keeps the last one).
+  ///
   /// With `interning`, an object of a keyed model inside an element whose
   /// text equals one built before in this text is that same value again
   /// (`InternTable`): shared, so nobody may change what `body` gets.
   package static func forEachElement(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, interning: Bool = false, _ body: (JPtr, Int) -> Bool
+    _ bytes: UnsafeBufferPointer<UInt8>, _ want: Want, root: [[UInt8]] = [], interning: Bool = false,
+    _ body: (JPtr, Int) -> Bool
   ) -> Bool? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
     var parser = PrunedParser(bytes)
     let table = interning ? InternTable() : nil
     defer { table?.clear() }
     parser.interned = table
-    parser.internDepth = 2  // inside an element
+    parser.internDepth = root.count + 2  // inside an element
     parser.skipSpace()
+    for key in root {
+      guard parser.enterMember(key) else { return nil }
+    }
     guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
     parser.depth += 1
     parser.position += 1
@@ -113,8 +124,44 @@ package struct PrunedParser {
         break
       }
     }
+    for key in root.reversed() {
+      guard parser.leaveMember(key) else { return false }
+    }
     parser.skipSpace()
     return !parser.failed && parser.position == parser.end
+  }
+
+  /// At an object: reads up to the value of its first member named `key`
+  /// (skipping the members before it) and stands there. False when the
+  /// value here is not an object, has no such member, or is not well formed.
+  private mutating func enterMember(_ key: [UInt8]) -> Bool {
+    guard position < end, base[position] == UInt8(ascii: "{") else { return false }
+    depth += 1
+    position += 1
+    skipSpace()
+    guard position < end, base[position] != UInt8(ascii: "}") else { return false }
+    while true {
+      guard let found = memberKey({ $0.elementsEqual(key) }) else { return false }
+      if found { return true }
+      guard skip() else { return false }
+      guard case .more = afterMember(closing: UInt8(ascii: "}")) else { return false }
+    }
+  }
+
+  /// After the value `enterMember` stood at: skips the object's other
+  /// members up to its closing brace. False when one is named `key` again
+  /// (the last of the name is the member's value) or not well formed.
+  private mutating func leaveMember(_ key: [UInt8]) -> Bool {
+    while true {
+      switch afterMember(closing: UInt8(ascii: "}")) {
+      case .closed:
+        depth -= 1
+        return true
+      case .failed: return false
+      case .more:
+        guard let again = memberKey({ $0.elementsEqual(key) }), !again, skip() else { return false }
+      }
+    }
   }
 
   // MARK: bytes

@@ -95,3 +95,78 @@ func pagesParsedAheadOnAHelperThreadEndAsParsedInPlace(seed: UInt64) throws {
   let reopened = try Context(schema: schema, path: filePath)
   #expect(try graphDump(reopened, models) == expected, "seed \(seed)")
 }
+
+/// A page under a response's root is read element by element too
+/// (`PrunedParser.forEachElement(root:)`), the other members skipped. The
+/// invariant: every response gives the records and errors (codes and
+/// paths) of the same response imported as a JSON value (the whole-text
+/// path), whatever surrounds the array: members before and after it, a key
+/// written with escapes, the root's key given twice (the last wins), null,
+/// a single object or nothing there, a cut text.
+@Test(arguments: 0..<4)
+func pagesUnderARootEndAsTheWholeResponseGives(seed: UInt64) throws {
+  let schema = try Schema(parsing: blogSchemaText)
+  let streamed = try Context(schema: schema)
+  streamed.engine.parseAheadBytes = seed % 2 == 0 ? 0 : Int.max
+  let whole = try Context(schema: schema)
+  var random = SeededRandom(seed: seed)
+  let roots: [(root: String, keys: [String])] = [
+    ("data.posts", ["data", "posts"]), ("posts", ["posts"]), ("/a.b/c", ["a.b", "c"]),
+  ]
+  func junk() -> String {
+    [#"1"#, #""x\"y""#, #"{"posts": [1, 2], "data": {"posts": null}}"#, #"[[], {}, "\u00e9"]"#, "null"]
+      .randomElement(using: &random) ?? "1"
+  }
+  for round in 0..<40 {
+    let (root, keys) = roots.randomElement(using: &random) ?? roots[0]
+    let posts = randomPostsText(
+      &random, count: [0, 1, 3, 40, 300].randomElement(using: &random) ?? 1,
+      broken: Int.random(in: 0..<6, using: &random) == 0, cut: false)
+    var value: String
+    switch Int.random(in: 0..<10, using: &random) {
+    case 0: value = "null"
+    case 1: value = #"{"id": 5, "title": "single"}"#
+    default: value = posts
+    }
+    for (level, key) in keys.enumerated().reversed() {
+      let spelled = key == "posts" && Bool.random(using: &random) ? #"p\u006fsts"# : key
+      var members = [#""\#(spelled)": \#(value)"#]
+      for _ in 0..<Int.random(in: 0...2, using: &random) {
+        members.insert(#""k\#(Int.random(in: 0...9, using: &random))": \#(junk())"#, at: 0)
+      }
+      for _ in 0..<Int.random(in: 0...2, using: &random) { members.append(#""z": \#(junk())"#) }
+      if level == keys.count - 1 && Int.random(in: 0..<8, using: &random) == 0 {
+        members.append(#""\#(key)": [{"id": 77, "title": "last wins"}]"#)  // given twice
+      }
+      if Int.random(in: 0..<12, using: &random) == 0 { members.removeAll { $0.contains(#""\#(spelled)""#) } }
+      value = "{" + members.joined(separator: ", ") + "}"
+    }
+    var text = value
+    if Int.random(in: 0..<10, using: &random) == 0 {
+      text = String(
+        decoding: text.utf8.prefix(Int.random(in: 1..<text.utf8.count, using: &random)), as: UTF8.self)
+    }
+    var want: [String] = []
+    var wantRecords: [JSON] = []
+    do {
+      let parsed = try JSON(parsing: text)
+      wantRecords = try whole.import("Post", parsed, root: root).records.map(\.key)
+    } catch {
+      want = error.errors.map { "\($0.code) \($0.path)" }
+    }
+    do {
+      let got = try streamed.import("Post", parsing: text, root: root).records.map(\.key)
+      #expect(want.isEmpty, "seed \(seed) round \(round): imported where the whole response fails: \(text)")
+      #expect(got == wantRecords, "seed \(seed) round \(round): \(text)")
+    } catch {
+      if want.first?.hasPrefix("syntax") == true {
+        #expect(error.errors.first?.code == .syntax, "seed \(seed) round \(round)")
+      } else {
+        #expect(error.errors.map { "\($0.code) \($0.path)" } == want, "seed \(seed) round \(round): \(text)")
+      }
+    }
+  }
+  let models = ["User", "Post", "Tag"]
+  #expect(try graphDump(streamed, models) == graphDump(whole, models), "seed \(seed)")
+  try streamed.check()
+}
