@@ -96,8 +96,9 @@ package enum Overlap {
 
   /// Runs `produce` on a helper thread (a stack of `DeepStack.helperStack`)
   /// and `consume` on the calling thread with each batch it sends, in
-  /// order. `consume` answers false to stop: the producer's next `send`
-  /// fails, and every batch sent but not consumed goes to `drop`. Returns
+  /// order; a batch given to `consume` is its own. `consume` answers false
+  /// to stop: the producer's next `send` fails, and every batch sent but
+  /// not given to `consume` goes to `drop`. Returns
   /// what `produce` returned, once it has returned (nil only if the
   /// producer never ran).
   package static func run<Item, Produced>(
@@ -125,7 +126,6 @@ package enum Overlap {
       }
       while let batch = channel.receive() {
         if !consume(batch) {
-          drop(batch)
           for left in channel.stop() { drop(left) }
           break
         }

@@ -108,3 +108,40 @@ def test_pages_longer_than_a_read_ahead_window_end_as_in_memory(tmp_path: Path, 
         ctx.check()
     with schema.context(path) as reopened:
         assert dump(reopened) == want
+
+
+def test_a_read_ahead_that_fails_in_a_long_page_fails_the_import_and_the_context_goes_on(tmp_path: Path) -> None:
+    """A page long enough to be parsed on a helper thread while it is
+    imported, whose read-ahead meets a stored record that does not fit the
+    schema in a later window: the import fails with that record's `io`
+    error, nothing of the page is kept, the parsed elements not imported are
+    let go (once), and the context imports the next page."""
+    import sqlite3
+
+    document = json.loads((ROOT / "examples" / "graph" / "schema.json").read_text())
+    del document["models"]["Post"]["root"]
+    schema = strata.Schema(document)
+    path = str(tmp_path / "g.db")
+    with schema.context(path) as ctx:
+        ctx.import_("Post", [{"id": 1, "title": "a", "author": {"id": 7, "login": "ann"}}])
+    db = sqlite3.connect(path)
+    db.execute("UPDATE User SET login = NULL WHERE id = 7")
+    db.commit()
+    db.close()
+    filler = "x" * 200
+    posts = [{"id": 10 + n, "title": filler, "author": {"id": 100 + n % 50, "login": "u"}} for n in range(3000)]
+    posts[2000]["author"] = 7  # a later window names the damaged record
+    for attempt in range(3):
+        with schema.context(path) as ctx:
+            ctx.cache_limit = 3
+            with pytest.raises(strata.StrataError) as raised:
+                ctx.import_("Post", json.dumps(posts).encode())
+            assert raised.value.errors[0]["code"] == "io"
+            assert "/User/7/login" in raised.value.errors[0]["path"]
+            assert ctx.count("Post") == 1
+            ctx.import_("Post", json.dumps(posts[:100]).encode())
+            assert ctx.count("Post") == 101
+        db = sqlite3.connect(path)
+        db.execute("DELETE FROM Post WHERE id >= 10")
+        db.commit()
+        db.close()
