@@ -47,15 +47,8 @@ final class GraphMemory {
   /// True once the running call opened its read transaction.
   private(set) var openedRead = false
 
-  /// While a read call runs: the header of the file's write-ahead-log index
-  /// read when the cache was last found current, if it could be read.
-  var snapshotHeader: WALHeader?
-
   /// Tells that the call is about to read the file: opens the call's read
   /// transaction, once (inside a transaction already open, nothing to do).
-  /// Whether its snapshot is the cache's is asked here (`data_version`)
-  /// only when no header of the log's index was read: otherwise
-  /// `endReading` compares headers first.
   func startReading() {
     guard let version = snapshotVersion, !openedRead, let store, !store.connection.inTransaction else {
       return
@@ -63,32 +56,17 @@ final class GraphMemory {
     openedRead = true
     do throws(StrataError) {
       try store.connection.beginReading()
-      if snapshotHeader == nil, try store.connection.dataVersion() != version { stale = true }
+      if try store.connection.dataVersion() != version { stale = true }
     } catch {
       failure = failure ?? error
     }
   }
 
-  /// Ends the call's read transaction, if it opened one. With a header:
-  /// the snapshot began after the cache was found current, so when the
-  /// header is still the same nobody committed in between and the
-  /// snapshot is the cache's (a read of shared memory); when it moved,
-  /// `data_version`, asked inside the snapshot, says (the call then runs
-  /// again on a dropped cache, as `stale` makes it).
+  /// Ends the call's read transaction, if it opened one.
   func endReading() {
-    let version = snapshotVersion
-    let header = snapshotHeader
     snapshotVersion = nil
-    snapshotHeader = nil
     guard openedRead else { return }
     openedRead = false
-    if let header, let version, let store, store.connection.walHeader() != header {
-      do throws(StrataError) {
-        if try store.connection.dataVersion() != version { stale = true }
-      } catch {
-        failure = failure ?? error
-      }
-    }
     try? store?.connection.commitNow()
   }
 
