@@ -17,7 +17,9 @@
  * bit 3 a cache limit of 3 (trimmed after most calls to the records used last);
  * the rest is a list of steps, each an opcode byte and the bytes its input
  * is built from. Every other import goes as text (strata_context_importb:
- * the byte parser, an array element by element), the others as a json_t.
+ * the byte parser, an array element by element; every other one of those
+ * with the records at a response's root, {"count", "items", "after"} with
+ * the "root" option), the others as a json_t.
  * After each step:
  *
  *   - every relationship key names an existing record, lists hold no repeat;
@@ -445,10 +447,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                      options ? " (delete_orphans: Post)" : "", (steps & 1) ? "text" : "a json_t");
             trace(line, data_value);
             if (steps & 1) { /* as text: the byte parser, element by element for an array */
-                char *text = json_dumps(data_value, JSON_COMPACT | JSON_ENCODE_ANY);
-                records = strata_context_importb(context, model, text, strlen(text), options, NULL, NULL, &count,
+                char *text;
+                json_t *sent = data_value, *sent_options = options;
+                if (steps % 4 == 3) {
+                    /* every other text import puts the records at a response's root, among other members */
+                    sent = json_pack("{s:i, s:O, s:[{s:[]}]}", "count", 2, "items", data_value, "after", "items");
+                    sent_options = options != NULL ? json_deep_copy(options) : json_object();
+                    json_object_set_new(sent_options, "root", json_string("items"));
+                }
+                text = json_dumps(sent, JSON_COMPACT | JSON_ENCODE_ANY);
+                records = strata_context_importb(context, model, text, strlen(text), sent_options, NULL, NULL, &count,
                                                  &report, &err);
                 free(text);
+                if (sent != data_value) {
+                    json_decref(sent);
+                    json_decref(sent_options);
+                }
             } else {
                 records = strata_context_import(context, model, data_value, options, NULL, NULL, &count, &report, &err);
             }
