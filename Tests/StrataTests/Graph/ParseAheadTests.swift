@@ -2,19 +2,6 @@ import Strata
 import StrataGraph
 import Testing
 
-/// A small seeded generator (SplitMix64), so a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// A page of posts as JSON text: repeated authors (objects, with changing
 /// names, or bare keys), tags as names; `broken` puts a post with a key of
 /// the wrong type somewhere, `cut` ends the text early.

@@ -75,7 +75,7 @@ struct PlainRunTests {
   }
 
   @Test func randomTextScansAsSwiftValidatesIt() {
-    var generator = SplitMix(seed: 20_261_127)
+    var generator = SeededRandom(seed: 20_261_127)
     var malformed = 0
     var wellFormed = 0
     for _ in 0..<20_000 {
@@ -117,19 +117,6 @@ struct PlainRunTests {
       guard let base = buffer.baseAddress else { return }
       #expect(PlainRun.validatedEnd(base, from: 0, end: buffer.count) == buffer.count - 17)
     }
-  }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible cases.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

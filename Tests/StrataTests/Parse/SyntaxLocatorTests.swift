@@ -21,24 +21,6 @@ private func breakPath(_ text: String) -> String {
   syntaxError(Array(text.utf8))?.path ?? "(parsed)"
 }
 
-/// A small deterministic generator (SplitMix64) for the garbage tests.
-private struct SplitMix {
-  /// The state.
-  var state: UInt64
-
-  /// The next 64 random bits.
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
-  }
-
-  /// A number in `0..<bound` (bound > 0).
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
-
 /// The value at `pointer` in `value`, or nil when the pointer leads nowhere.
 private func resolve(_ pointer: String, in value: JSON) -> JSON? {
   if pointer.isEmpty { return value }
@@ -216,7 +198,7 @@ struct SyntaxLocatorTests {
 
   /// Any bytes and any offset: no trap, and the answer is "" or a pointer.
   @Test func garbageNeverTraps() {
-    var random = SplitMix(state: 14)
+    var random = SeededRandom(seed: 14)
     let alphabet = Array(#"{}[],:"\/u0123456789abcdefEe+-.tnrl ü"#.utf8) + [0, 0x0A, 0xFF, 0xC3, 0xBF]
     for round in 0..<10_000 {
       let length = random.below(64)
