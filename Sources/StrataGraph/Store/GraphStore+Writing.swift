@@ -78,6 +78,8 @@ extension GraphStore {
   struct PreparedChange {
     /// The table.
     var table: TableLayout.Table
+    /// The record's key.
+    var recordKey: RecordKey
     /// The key's cells.
     var key: [SQLCell]
     /// The rows, or nil to delete.
@@ -103,7 +105,8 @@ extension GraphStore {
   /// before anything is written; its error's path is `/N`, the change's
   /// index. (Many changes, `writeOverlapFrom`, are made into rows while
   /// earlier rows are written: a bad value then fails the transaction,
-  /// which leaves the file as it was, with the same error.) A file that must first be rewritten (`needsRewrite`) is refused.
+  /// which leaves the file as it was, with the same error.) A file that
+  /// must first be rewritten (`needsRewrite`) is refused.
   /// `progress`, when given, is called inside the transaction after each
   /// change is applied with the number applied so far (for progress reports;
   /// the crash test uses it to know it is half-way).
@@ -113,11 +116,7 @@ extension GraphStore {
       return
     }
     let rows = try prepare(changes, layout: layout)
-    if fileFormat < Self.format || !hasOwnLayout {
-      throw SQLiteError.store(
-        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
-      )
-    }
+    try requireOwnTables()
     try connection.writeTransaction { () throws(StrataError) in
       try apply(rows, layout: layout, progress: progress)
     }
@@ -130,16 +129,10 @@ extension GraphStore {
     for (index, change) in changes.enumerated() {
       try Self.located(index) { () throws(StrataError) in
         var made = try placed(change, layout: layout)
-        if let object = change.object {
-          guard let plan = statements.plan(made.table, type: object.type) else {
-            throw StrataError(
-              code: .argument,
-              message: "the table '\(made.table.name)' does not hold records of '\(object.type.name)'")
-          }
-          made.row = try Self.row(of: change, made, plan: plan, layout: layout)
-        } else {
-          made.row = try Self.row(of: change, made, plan: nil, layout: layout)
+        let plan = try change.object.map { object throws(StrataError) in
+          try self.plan(made.table, for: object)
         }
+        made.row = try Self.row(of: change, made, plan: plan, layout: layout)
         prepared.append(made)
       }
     }
@@ -157,7 +150,30 @@ extension GraphStore {
       throw StrataError(
         code: .argument, message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
     }
-    return PreparedChange(table: table, key: cells, row: nil, isNew: change.isNew)
+    return PreparedChange(table: table, recordKey: key, key: cells, row: nil, isNew: change.isNew)
+  }
+
+  /// Refuses to write a file still in an older format or another schema's
+  /// tables (`needsRewrite`).
+  private func requireOwnTables() throws(StrataError) {
+    if fileFormat < Self.format || !hasOwnLayout {
+      throw SQLiteError.store(
+        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
+      )
+    }
+  }
+
+  /// How `table` stores the records of `object`'s model (from the calling
+  /// thread's statements).
+  private func plan(_ table: TableLayout.Table, for object: ModelObject) throws(StrataError)
+    -> RecordRows.Plan
+  {
+    guard let plan = statements.plan(table, type: object.type) else {
+      throw StrataError(
+        code: .argument,
+        message: "the table '\(table.name)' does not hold records of '\(object.type.name)'")
+    }
+    return plan
   }
 
   /// The row of an upsert (nil for a delete), from the committed object
@@ -168,7 +184,7 @@ extension GraphStore {
   )
     throws(StrataError) -> RecordRows.Row?
   {
-    guard let key = RecordKey(json: change.key) else { return nil }
+    let key = placed.recordKey
     if let object = change.object, let plan {
       return try RecordRows.row(
         placed.table, in: layout, plan: plan, key: key, object: object, stub: change.stub,
@@ -212,21 +228,13 @@ extension GraphStore {
       try Self.located(index) { () throws(StrataError) in
         let made = try self.placed(change, layout: layout)
         if let object = change.object, plans[ObjectIdentifier(object.type)]?[made.table.name] == nil {
-          guard let plan = statements.plan(made.table, type: object.type) else {
-            throw StrataError(
-              code: .argument,
-              message: "the table '\(made.table.name)' does not hold records of '\(object.type.name)'")
-          }
-          plans[ObjectIdentifier(object.type), default: [:]][made.table.name] = plan
+          plans[ObjectIdentifier(object.type), default: [:]][made.table.name] = try plan(
+            made.table, for: object)
         }
         placed.append(made)
       }
     }
-    if fileFormat < Self.format || !hasOwnLayout {
-      throw SQLiteError.store(
-        .argument, "the graph file must be converted to this schema's tables before it is written", path: path
-      )
-    }
+    try requireOwnTables()
     let order = Self.keyOrder(placed)
     try connection.writeTransaction { () throws(StrataError) in
       try connection.batchingWrites { () throws(StrataError) in
