@@ -22,6 +22,8 @@ struct DirectReader {
   private var empty: JPtr? = nil
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
+  /// The keys met under each object plan and path plan (`KeyMemo`), by the plan.
+  private var memos: [ObjectIdentifier: KeyMemo] = [:]
 
   init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?) {
     parser = PrunedParser(bytes)
@@ -188,15 +190,31 @@ struct DirectReader {
     if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "}") {
       parser.position += 1
     } else {
+      let memo = memo(ObjectIdentifier(plan))
+      var cursor = 0
       while true {
-        guard let key = parser.memberKeyAndColon() else { return nil }
+        let key: Range<Int>?
         let found: Int?
         var decoded: [UInt8] = []
-        if let raw = key {
-          found = plan.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+        if let hit = memo.match(parser.base, parser.position, parser.end, cursor: &cursor) {
+          key = (parser.position + 1)..<(parser.position + 1 + hit.keyLength)
+          found = hit.found < 0 ? nil : hit.found
+          parser.position += hit.span
+          parser.skipSpace()
         } else {
-          decoded = parser.withString { Array($0) }
-          found = decoded.withUnsafeBufferPointer { plan.want.find($0) }
+          let start = parser.position
+          guard let read = parser.memberKeyAndColon() else { return nil }
+          key = read
+          if let raw = read {
+            found = plan.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+            memo.note(
+              parser.base, start: start, span: parser.position - start, keyLength: raw.count,
+              found: found ?? -1,
+              cursor: &cursor)
+          } else {
+            decoded = parser.withString { Array($0) }
+            found = decoded.withUnsafeBufferPointer { plan.want.find($0) }
+          }
         }
         if let found, found < plan.entries.count {
           switch plan.entries[found] {
@@ -312,16 +330,29 @@ struct DirectReader {
       parser.position += 1
       return true
     }
+    let memo = memo(ObjectIdentifier(path))
+    var cursor = 0
     while true {
       // written out rather than through `parser.memberKey`: a hot loop on
       // payloads read through key paths (Benchmarks/README.md, "Choices the
       // figures made")
-      guard let key = parser.memberKeyAndColon() else { return false }
       let found: Int?
-      if let raw = key {
-        found = path.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+      if let hit = memo.match(parser.base, parser.position, parser.end, cursor: &cursor) {
+        found = hit.found < 0 ? nil : hit.found
+        parser.position += hit.span
+        parser.skipSpace()
       } else {
-        found = parser.withString { path.want.find($0) }
+        let start = parser.position
+        guard let key = parser.memberKeyAndColon() else { return false }
+        if let raw = key {
+          found = path.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
+          memo.note(
+            parser.base, start: start, span: parser.position - start, keyLength: raw.count,
+            found: found ?? -1,
+            cursor: &cursor)
+        } else {
+          found = parser.withString { path.want.find($0) }
+        }
       }
       if let found, found < path.entries.count {
         switch path.entries[found] {
@@ -342,6 +373,14 @@ struct DirectReader {
       case .failed: return false
       }
     }
+  }
+
+  /// The key memo of the plan `id` (made on first use).
+  private mutating func memo(_ id: ObjectIdentifier) -> KeyMemo {
+    if let memo = memos[id] { return memo }
+    let memo = KeyMemo()
+    memos[id] = memo
+    return memo
   }
 
   private mutating func emptyObject() -> JPtr? {

@@ -496,27 +496,13 @@ package struct PrunedParser {
       if c == UInt8(ascii: "\\") {
         // escapes come in runs (text where every non-ASCII character is
         // `\uXXXX`): the next one is read without scanning for it
-        repeat {
-          guard let next = skipEscape(index, key: key) else { return false }
-          index = next
-        } while index < end && base[index] == UInt8(ascii: "\\")
+        guard let next = JSONEscape.skipRun(base, index, end, key: key) else { return false }
+        index = next
         continue
       }
       guard let length = utf8Length(index) else { return false }
       index += length
     }
-  }
-
-  /// Checks the escape at `at` (a backslash); the index after it, or nil.
-  @inline(__always) private func skipEscape(_ at: Int, key: Bool) -> Int? {
-    guard at + 1 < end else { return nil }
-    let letter = base[at + 1]
-    if JSONEscape.simple(letter) != nil { return at + 2 }
-    guard letter == UInt8(ascii: "u"), let (scalar, next) = JSONEscape.unicode(base, at, end) else {
-      return nil
-    }
-    if key && scalar == 0 { return nil }
-    return next
   }
 
   /// The index of the first byte at or after `from` that ends a plain run of

@@ -149,3 +149,50 @@ struct PlainRunTests {
   }
   #expect(checked == alphabet.count * alphabet.count * alphabet.count * alphabet.count)
 }
+
+/// `JSONEscape.skipRun` checks a run of escapes with the surrogate halves
+/// folded into flags: random runs (pairs, single escapes, simple escapes,
+/// lone, reversed and cut halves, bad hex, `\u0000`, text ending early),
+/// against reading them one escape at a time with `simple` and `unicode`.
+@Test func escapeRunsSkipAsReadOneByOne() {
+  func reference(_ bytes: [UInt8], key: Bool) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer -> Int? in
+      guard let base = buffer.baseAddress else { return nil }
+      var index = 0
+      repeat {
+        guard index + 1 < buffer.count else { return nil }
+        if JSONEscape.simple(base[index + 1]) != nil {
+          index += 2
+        } else {
+          guard base[index + 1] == UInt8(ascii: "u"),
+            let (scalar, next) = JSONEscape.unicode(base, index, buffer.count)
+          else { return nil }
+          if key && scalar == 0 { return nil }
+          index = next
+        }
+      } while index < buffer.count && base[index] == UInt8(ascii: "\\")
+      return index
+    }
+  }
+  let pieces: [String] = [
+    "\\u6771", "\\u4EAC", "\\ud83d\\udc4d", "\\uD83C\\uDFFD", "\\ud83d", "\\udc4d", "\\uDBFF", "\\uDC00",
+    "\\u0000", "\\u00e9", "\\u200d", "\\/", "\\n", "\\\"", "\\\\", "\\q", "\\u12G4", "\\u12", "\\", "a",
+    "\u{6771}", "\"",
+  ]
+  var random = SeededRandom(seed: 0x5EED_E5CA)
+  var accepted = 0
+  for _ in 0..<20_000 {
+    var text = pieces[random.below(pieces.count - 5)]  // starts with an escape
+    for _ in 0..<random.below(8) { text += pieces[random.below(pieces.count)] }
+    let bytes = Array(text.utf8)
+    for key in [false, true] {
+      let skipped = bytes.withUnsafeBufferPointer { buffer in
+        buffer.baseAddress.flatMap { JSONEscape.skipRun($0, 0, buffer.count, key: key) }
+      }
+      #expect(skipped == reference(bytes, key: key), "\(text) key: \(key)")
+      if skipped != nil { accepted += 1 }
+    }
+  }
+  // both outcomes are exercised
+  #expect(accepted > 2_000 && accepted < 38_000)
+}
