@@ -42,6 +42,8 @@ final class DirectPlan: @unchecked Sendable {
     let properties: ContiguousArray<Int>
     /// The keys from the model to the object, for the null value's path.
     let prefix: [PathStep]
+    /// `entries` as `ScalarEntry`s (read without copying an entry).
+    let scalars: ContiguousArray<ScalarEntry>
 
     init(
       want: ObjectWant, entries: ContiguousArray<Entry>, properties: ContiguousArray<Int>, prefix: [PathStep]
@@ -50,6 +52,7 @@ final class DirectPlan: @unchecked Sendable {
       self.entries = entries
       self.properties = properties
       self.prefix = prefix
+      scalars = DirectPlan.scalarEntries(entries)
     }
   }
 
@@ -75,6 +78,9 @@ final class DirectPlan: @unchecked Sendable {
   let want: ObjectWant
   /// One entry per key of `want`.
   let entries: ContiguousArray<Entry>
+  /// `entries` as `ScalarEntry`s: the hot case, read without copying an
+  /// entry (which would retain the classes in its `Want`).
+  let scalars: ContiguousArray<ScalarEntry>
   /// The properties filled from an entry, in property order.
   let direct: ContiguousArray<Int>
   /// The properties mapped by `Mapper.property` over the collected members.
@@ -95,6 +101,7 @@ final class DirectPlan: @unchecked Sendable {
     self.type = type
     self.want = want
     self.entries = entries
+    scalars = Self.scalarEntries(entries)
     self.direct = direct
     self.generic = generic
     types = ContiguousArray(type.properties.map(\.type))
@@ -203,6 +210,25 @@ final class DirectPlan: @unchecked Sendable {
   struct Scalar {
     let type: json_type
     let optional: Bool
+  }
+
+  /// An entry that is a `.property` of `.scalar` shape, as plain values:
+  /// the property's index and its scalar, or a `property` of -1 for any
+  /// other entry.
+  struct ScalarEntry {
+    let property: Int
+    let scalar: Scalar
+  }
+
+  /// The `ScalarEntry` of each of `entries`.
+  static func scalarEntries(_ entries: ContiguousArray<Entry>) -> ContiguousArray<ScalarEntry> {
+    ContiguousArray(
+      entries.map { entry in
+        if case .property(let index, .scalar(let scalar), _) = entry {
+          return ScalarEntry(property: index, scalar: scalar)
+        }
+        return ScalarEntry(property: -1, scalar: Scalar(type: JSON_NULL, optional: false))
+      })
   }
 
   /// How the value of a directly read property is read.

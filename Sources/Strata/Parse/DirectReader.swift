@@ -216,7 +216,12 @@ struct DirectReader {
             found = decoded.withUnsafeBufferPointer { plan.want.find($0) }
           }
         }
-        if let found, found < plan.entries.count {
+        if let found, found < plan.scalars.count, case let scalar = plan.scalars[found], scalar.property >= 0
+        {
+          guard let slot = scalarSlot(plan, scalar.property, scalar.scalar) else { return nil }
+          slots[scalar.property].release()
+          slots[scalar.property] = slot
+        } else if let found, found < plan.entries.count {
           switch plan.entries[found] {
           case .property(let index, let shape, let want):
             guard let slot = property(plan, index, shape, want) else { return nil }
@@ -354,7 +359,11 @@ struct DirectReader {
           found = parser.withString { path.want.find($0) }
         }
       }
-      if let found, found < path.entries.count {
+      if let found, found < path.scalars.count, case let scalar = path.scalars[found], scalar.property >= 0 {
+        guard let slot = scalarSlot(plan, scalar.property, scalar.scalar) else { return false }
+        slots[scalar.property].release()
+        slots[scalar.property] = slot
+      } else if let found, found < path.entries.count {
         switch path.entries[found] {
         case .property(let index, let shape, let want):
           guard let slot = property(plan, index, shape, want) else { return false }
@@ -407,24 +416,34 @@ struct DirectReader {
         case .other: parser.position = start
         }
       }
-    case .scalar(let scalar):
-      guard let value = parser.value(.all), !parser.failed else { return nil }
-      let kind = JValue.kind(value)
-      // stand-ins of out-of-range numbers go to the mapper, which reports them
-      if numbers.isEmpty
-        && (kind == scalar.type || (scalar.type == JSON_TRUE && kind == JSON_FALSE)
-          || (scalar.optional && kind == JSON_NULL))
-      {
-        if kind == JSON_NULL {
-          JValue.release(value)
-          return .null
-        }
-        return .leaf(value)
-      }
-      return mapped(value, plan, index)
+    case .scalar(let scalar): return scalarSlot(plan, index, scalar)
     case .value: break
     }
     guard let value = parser.value(want), !parser.failed else { return nil }
+    return mapped(value, plan, index)
+  }
+
+  /// The slot of property `index` of `plan`'s model, of `scalar` shape,
+  /// from the value at `position`: the value as built when it has the
+  /// scalar's JSON type, otherwise what the mapper makes of it; nil on any error.
+  @inline(__always) private mutating func scalarSlot(
+    _ plan: DirectPlan, _ index: Int, _ scalar: DirectPlan.Scalar
+  )
+    -> Slot?
+  {
+    guard let value = parser.value(.all), !parser.failed else { return nil }
+    let kind = JValue.kind(value)
+    // stand-ins of out-of-range numbers go to the mapper, which reports them
+    if numbers.isEmpty
+      && (kind == scalar.type || (scalar.type == JSON_TRUE && kind == JSON_FALSE)
+        || (scalar.optional && kind == JSON_NULL))
+    {
+      if kind == JSON_NULL {
+        JValue.release(value)
+        return .null
+      }
+      return .leaf(value)
+    }
     return mapped(value, plan, index)
   }
 

@@ -57,7 +57,7 @@ enum PlainRun {
           index += 16
           continue
         }
-        let stop = validPrefix(chunk, high: high, special: special)
+        let stop = commonPrefix(chunk, high: high, special: special)
         if stop < 0 { return index + (high | special).trailingZeroBitCount }
         if stop < 16 && special >> UInt32(stop) & 1 != 0 { return index + stop }
         index += stop
@@ -92,6 +92,44 @@ enum PlainRun {
         _mm_andnot_si128(
           _mm_cmplt_epi8(vector, _mm_set1_epi8(Int8(bitPattern: low))),
           _mm_cmplt_epi8(vector, _mm_set1_epi8(Int8(bitPattern: high &+ 1)))))
+    }
+
+    /// `validPrefix` for the common block: each byte is classed by three
+    /// signed comparisons (continuation, lead of two, three or four bytes)
+    /// instead of a range test per class. A block with a lead whose second
+    /// byte has a narrower range (E0, ED, F0, F4) goes to `validPrefix`.
+    @inline(__always) private static func commonPrefix(_ chunk: __m128i, high: UInt32, special: UInt32) -> Int
+    {
+      func above(_ byte: UInt8) -> UInt32 {
+        high & mask(_mm_cmpgt_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: byte))))
+      }
+      let narrow = mask(
+        _mm_or_si128(
+          _mm_or_si128(
+            _mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xE0))),
+            _mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xED)))),
+          _mm_or_si128(
+            _mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF0))),
+            _mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF4))))))
+      if narrow != 0 { return validPrefix(chunk, high: high, special: special) }
+      // as signed bytes, 0x80-0xBF are -128...-65 and 0xC0-0xFF -64...-1
+      let lead = above(0xBF)
+      let continuation = high & ~lead
+      let three = above(0xDF)
+      let four = above(0xEF)
+      // C0 and C1 (overlong) and F5-FF (past U+10FFFF) start nothing
+      let never = (lead & ~above(0xC1)) | above(0xF4)
+      let lead2 = lead & ~three
+      let lead3 = three & ~four
+      let lead4 = four
+      let crossing = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000)
+      let stop = (special | crossing | 0x1_0000).trailingZeroBitCount
+      let before = UInt32(1) << UInt32(stop) &- 1
+      let need =
+        (lead2 & before) << 1 | (lead3 & before) << 1 | (lead3 & before) << 2 | (lead4 & before) << 1
+        | (lead4 & before) << 2 | (lead4 & before) << 3
+      let wrong = ((never | (continuation ^ need)) & before) | (need & ~before)
+      return wrong == 0 ? stop : -1
     }
 
     /// How far the block `chunk` (with its non-ASCII bytes `high` and its
