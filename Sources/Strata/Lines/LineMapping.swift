@@ -23,6 +23,9 @@ package final class LineMapping {
   let plan: ObjectWant
   /// The schema's direct plans, fetched once for every line.
   let directPlans: ContiguousArray<DirectPlan?>
+  /// The keys met in earlier lines (`KeyMemo`): the lines of a file
+  /// repeat their keys in the same order.
+  let memos = KeyMemos()
   var splitter: LineSplitter
 
   /// A mapping onto the model named `model`, refusing lines longer than
@@ -47,7 +50,8 @@ package final class LineMapping {
         // A record read straight into a model, its end found as it is read
         // (no search for the newline first); anything else is declined.
         guard
-          let (object, length) = DirectReader.line(rest, type, in: schema, plans: directPlans, limit: limit)
+          let (object, length) = DirectReader.line(
+            rest, type, in: schema, plans: directPlans, memos: memos, limit: limit)
         else { return .declined }
         return .read(length: length, going: deliver(.model(object, line: line)))
       }
@@ -74,7 +78,7 @@ package final class LineMapping {
       return .failure(StrataError([detail]), line: line)
     case .text(let line, let bytes):
       // Straight into model storage; any error maps the line again below.
-      if let object = DirectReader.one(bytes, type, in: schema, plans: directPlans) {
+      if let object = DirectReader.one(bytes, type, in: schema, plans: directPlans, memos: memos) {
         return .model(object, line: line)
       }
       // The byte parser builds only what the model reads; it gives up on

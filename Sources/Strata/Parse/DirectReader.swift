@@ -22,27 +22,32 @@ struct DirectReader {
   private var empty: JPtr? = nil
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
-  /// The keys met under each object plan and path plan (`KeyMemo`), by the plan.
-  private var memos: [ObjectIdentifier: KeyMemo] = [:]
+  /// The keys met under each object plan and path plan (`KeyMemo`).
+  private let memos: KeyMemos
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?) {
+  init(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?,
+    memos: KeyMemos? = nil
+  ) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
     parser.markers = numbers
     mapper.numbers = numbers
     self.schema = schema
     self.plans = plans ?? schema.parsePlans.directPlans(in: schema)
+    self.memos = memos ?? KeyMemos()
   }
 
   /// The models of a text that is one object of `type`, or nil to map it
   /// on the error-collecting path. `plans`: the schema's direct plans, when
-  /// the caller holds them (JSON lines fetch them once, not per line).
+  /// the caller holds them (JSON lines fetch them once, not per line);
+  /// `memos`: the key memos of earlier texts (JSON lines keep one set).
   static func one(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
-    plans: ContiguousArray<DirectPlan?>? = nil
+    plans: ContiguousArray<DirectPlan?>? = nil, memos: KeyMemos? = nil
   ) -> ModelObject? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, plans)
+    var reader = DirectReader(bytes, schema, plans, memos: memos)
     defer { reader.finish() }
     reader.parser.skipSpace()
     guard let object = reader.cleanRoot(type) else { return nil }
@@ -59,10 +64,10 @@ struct DirectReader {
   /// mapped alone), no newline in `bytes`, or a line longer than `limit`.
   static func line(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
-    plans: ContiguousArray<DirectPlan?>, limit: Int
+    plans: ContiguousArray<DirectPlan?>, memos: KeyMemos, limit: Int
   ) -> (ModelObject, Int)? {
     guard let base = bytes.baseAddress, bytes.count > 0, base[0] == UInt8(ascii: "{") else { return nil }
-    var reader = DirectReader(bytes, schema, plans)
+    var reader = DirectReader(bytes, schema, plans, memos: memos)
     defer { reader.finish() }
     guard let object = reader.cleanRoot(type), !reader.parser.sawNewline else { return nil }
     var index = reader.parser.position
@@ -190,7 +195,7 @@ struct DirectReader {
     if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "}") {
       parser.position += 1
     } else {
-      let memo = memo(ObjectIdentifier(plan))
+      let memo = memos.memo(ObjectIdentifier(plan))
       var cursor = 0
       while true {
         let key: Range<Int>?
@@ -335,7 +340,7 @@ struct DirectReader {
       parser.position += 1
       return true
     }
-    let memo = memo(ObjectIdentifier(path))
+    let memo = memos.memo(ObjectIdentifier(path))
     var cursor = 0
     while true {
       // written out rather than through `parser.memberKey`: a hot loop on
@@ -382,14 +387,6 @@ struct DirectReader {
       case .failed: return false
       }
     }
-  }
-
-  /// The key memo of the plan `id` (made on first use).
-  private mutating func memo(_ id: ObjectIdentifier) -> KeyMemo {
-    if let memo = memos[id] { return memo }
-    let memo = KeyMemo()
-    memos[id] = memo
-    return memo
   }
 
   private mutating func emptyObject() -> JPtr? {

@@ -129,3 +129,21 @@ final class KeyMemo {
     }
   #endif
 }
+
+/// The key memos of one reader or one run of JSON lines, one per object
+/// plan or path plan (by the plan's identity), made on first use. Not
+/// shared between threads.
+final class KeyMemos {
+  private var byPlan: [ObjectIdentifier: KeyMemo] = [:]
+
+  /// An empty set of memos.
+  init() {}
+
+  /// The memo of the plan `id`.
+  func memo(_ id: ObjectIdentifier) -> KeyMemo {
+    if let memo = byPlan[id] { return memo }
+    let memo = KeyMemo()
+    byPlan[id] = memo
+    return memo
+  }
+}

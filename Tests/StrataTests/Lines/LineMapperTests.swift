@@ -40,3 +40,60 @@ import Testing
     #expect(failed == [6], "pieces of \(piece)")
   }
 }
+
+/// The lines of a text share their key memos (`KeyMemo`): random lines whose
+/// keys come in the same order, in another order, missing, doubled, escaped
+/// (`"\u0069d"` is `id`), with other spacing, unknown, of the wrong type or
+/// broken, each mapped with the others as JSON lines and alone; both give
+/// the same model or the same errors.
+@Test func linesSharingKeyMemosMapAsEachAlone() throws {
+  let schema = try Schema(
+    parsing: #"""
+      {"strata": 1, "models": {
+        "P": {"properties": {"id": {"type": "int", "required": true}, "name": {"type": "string"},
+              "at": {"type": "string", "json": "meta.at"}, "tags": {"type": "[string]"},
+              "child": {"type": "P?"}}}}}
+      """#)
+  let members = [
+    #""id": 1"#, #""id":2"#, #""\u0069d": 3"#, #""id" :  4"#, #""id": "x""#, #""name": "a""#, #""name":"b""#,
+    #""n\u0061me": "c""#, #""name": 5"#, #""meta": {"at": "t", "x": 1}"#, #""meta": {"x": [1], "at": "u"}"#,
+    #""meta": null"#, #""tags": ["a", "b"]"#, #""tags": []"#, #""other": {"id": 9}"#, #""ids": 1"#,
+    #""child": {"id": 7, "name": "k"}"#, #""child": {"name": "k", "id": 8}"#, #""id": 1e999"#,
+    #""name": "\ud83d""#,
+  ]
+  var random = SeededRandom(seed: 0x11E5_3E30)
+  for _ in 0..<60 {
+    var lines: [String] = []
+    let usual = (0..<5).map { _ in members[random.below(members.count)] }
+    for _ in 0..<40 {
+      var picked = usual
+      switch random.below(4) {
+      case 0: picked.shuffle(using: &random)
+      case 1: picked.remove(at: random.below(picked.count))
+      case 2: picked.insert(members[random.below(members.count)], at: random.below(picked.count + 1))
+      default: break
+      }
+      lines.append("{" + picked.joined(separator: ", ") + "}")
+    }
+    var index = 0
+    for result in try schema.mapLines("P", parsing: lines.joined(separator: "\n")) {
+      let line = lines[index]
+      index += 1
+      let alone: Result<Model, StrataError> = Result { () throws(StrataError) in
+        try schema.map("P", parsing: line)
+      }
+      switch (result, alone) {
+      case (.success(let model), .success(let expected)):
+        #expect(try model.json == expected.json, "\(line)")
+      case (.failure(let error), .failure(let expected)):
+        #expect(error.errors.map(\.path) == expected.errors.map(\.path), "\(line)")
+        // a line's syntax errors give the column only (docs/parsing.md)
+        let messages = expected.errors.map { $0.message.replacing("at line 1, column", with: "at column") }
+        #expect(error.errors.map(\.message) == messages, "\(line)")
+      default:
+        Issue.record("\(line): \(result) against \(alone)")
+      }
+    }
+    #expect(index == lines.count)
+  }
+}
