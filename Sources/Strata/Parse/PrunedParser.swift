@@ -401,7 +401,7 @@ package struct PrunedParser {
     case UInt8(ascii: "f"): return literal("false")
     case UInt8(ascii: "n"): return literal("null")
     case UInt8(ascii: "{"), UInt8(ascii: "["): break
-    default: return number(build: false) != nil || !failed
+    default: return skipNumber()
     }
     // Brackets seen, to check that each closes its own kind.
     var stack = BracketStack()
@@ -431,7 +431,7 @@ package struct PrunedParser {
       case UInt8(ascii: "f"): guard literal("false") else { return false }
       case UInt8(ascii: "n"): guard literal("null") else { return false }
       default:
-        guard number(build: false) != nil || !failed else { return false }
+        guard skipNumber() else { return false }
       }
       if !afterValue(&stack) { return false }
     } while stack.count > 0
@@ -458,8 +458,33 @@ package struct PrunedParser {
     return true
   }
 
+  /// Skips the number at `position`, checked as `number` checks it; false
+  /// on anything wrong. An integer of up to 18 digits that ends where a
+  /// number cannot go on (the common case) is crossed here; anything else
+  /// (a fraction, an exponent, more digits, a bad ending) goes to `number`.
+  @inline(__always) private mutating func skipNumber() -> Bool {
+    var index = position
+    if base[index] == UInt8(ascii: "-") { index += 1 }
+    if index < end && base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
+      let stop = digitsEnd(index + 1)
+      if stop - index <= 18 && stop < end {
+        let c = base[stop]
+        // what may follow a number: anything but a digit, ".", "e", "E", "+" or "-"
+        let goesOn =
+          c < UInt8(ascii: "0")
+          ? c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+          : c <= UInt8(ascii: "9") || c | 0x20 == UInt8(ascii: "e")
+        if !goesOn {
+          position = stop
+          return true
+        }
+      }
+    }
+    return number(build: false) != nil || !failed
+  }
+
   /// A member's key and colon inside a skipped object.
-  private mutating func memberKey() -> Bool {
+  @inline(__always) private mutating func memberKey() -> Bool {
     skipSpace()
     guard position < end, base[position] == UInt8(ascii: "\""), skipString(key: true) else {
       return false
