@@ -124,33 +124,33 @@ extension Mapper {
     _ object: JPtr, _ spec: PropertySpec, _ owner: Owner, _ arrayKeys: [Key], _ elementKeys: [Key],
     _ unmanaged: Unmanaged<ModelType>, _ index: Int
   ) -> Slot {
-    let arrayPath = arrayKeys.map { PathStep.name($0.name) }
+    // the paths are made only for an error or a null: most plucks need none
+    func arrayPath() -> [PathStep] { arrayKeys.map { PathStep.name($0.name) } }
     let array: JPtr
     switch lookup(object, arrayKeys) {
     case .missing:
-      return missing(spec, owner, extra: arrayPath)
+      return missing(spec, owner, extra: arrayPath())
     case .throughNull(let depth):
-      return nullValue(spec.type, owner, extra: Array(arrayPath[0...depth]))
+      return nullValue(spec.type, owner, extra: Array(arrayPath()[0...depth]))
     case .blocked(let depth, let value):
       report(
         .path, "key path \(spec.locationText) runs through \(JValue.typeName(value)), not an object", owner,
-        extra: Array(arrayPath[0...depth]))
+        extra: Array(arrayPath()[0...depth]))
       return .absent
     case .found(let value):
       array = value
     }
-    if JValue.isNull(array) { return nullValue(spec.type, owner, extra: arrayPath) }
+    if JValue.isNull(array) { return nullValue(spec.type, owner, extra: arrayPath()) }
     guard JValue.isArray(array), let built = json_array() else {
       report(
         .type, "key path \(spec.locationText) expects an array, found \(JValue.typeName(array))", owner,
-        extra: arrayPath)
+        extra: arrayPath())
       return .absent
     }
     defer { JValue.release(built) }
     var failed = false
     for position in 0..<json_array_size(array) {
       guard let element = json_array_get(array, position) else { continue }
-      let elementPath = arrayPath + [.index(position)]
       if JValue.isNull(element) {
         // Through a null element the plucked value is null.
         _ = json_array_append_new(built, json_null())
@@ -160,7 +160,7 @@ extension Mapper {
         report(
           .path, "key path \(spec.locationText) runs through \(JValue.typeName(element)), not an object",
           owner,
-          extra: elementPath)
+          extra: arrayPath() + [.index(position)])
         failed = true
         continue
       }
@@ -170,7 +170,7 @@ extension Mapper {
       case .blocked(let depth, let value):
         report(
           .path, "key path \(spec.locationText) runs through \(JValue.typeName(value)), not an object", owner,
-          extra: elementPath + elementKeys[0...depth].map { PathStep.name($0.name) })
+          extra: arrayPath() + [.index(position)] + elementKeys[0...depth].map { PathStep.name($0.name) })
         failed = true
       }
     }
