@@ -27,6 +27,48 @@ final class DirectPlan: @unchecked Sendable {
     /// An object only key paths go through: read member by member as the
     /// `PathPlan` says.
     case descend(PathPlan)
+    /// An object only plucks go through (`entities` for properties at
+    /// `entities.hashtags[].text` and `entities.urls[].expanded_url`): its
+    /// arrays read element by element as the `PluckPlan` says.
+    case plucks(PluckPlan)
+  }
+
+  /// The arrays of an object that only plucks go through: for each of its
+  /// wanted keys (an array), the properties plucked from its elements.
+  final class PluckPlan: @unchecked Sendable {
+    /// The object's wanted keys (the parse plan's want for it, sealed).
+    let want: ObjectWant
+    /// One entry per key of `want`.
+    let arrays: ContiguousArray<ArrayPlucks>
+    /// Every property plucked through the object.
+    let properties: ContiguousArray<Int>
+
+    init(want: ObjectWant, arrays: ContiguousArray<ArrayPlucks>, properties: ContiguousArray<Int>) {
+      self.want = want
+      self.arrays = arrays
+      self.properties = properties
+    }
+  }
+
+  /// The properties plucked from the elements of one array.
+  final class ArrayPlucks: @unchecked Sendable {
+    /// The wanted keys of an element (sealed).
+    let element: ObjectWant
+    /// The properties, each with the position of its key in `element`.
+    let properties: ContiguousArray<Int>
+    let positions: ContiguousArray<Int>
+    /// How each of `element`'s keys is built (by position).
+    let wants: ContiguousArray<Want>
+
+    init(
+      element: ObjectWant, properties: ContiguousArray<Int>, positions: ContiguousArray<Int>,
+      wants: ContiguousArray<Want>
+    ) {
+      self.element = element
+      self.properties = properties
+      self.positions = positions
+      self.wants = wants
+    }
   }
 
   /// The members of an object that only key paths go through (`user` for
@@ -149,6 +191,17 @@ final class DirectPlan: @unchecked Sendable {
       else { continue }
       paths[first.bytes.map { UInt8(bitPattern: $0) }, default: []].append((index, keys[...]))
     }
+    // The plucks through an object's array (`entities.hashtags[].text`) of each first key.
+    var plucks: [[UInt8]: [Pluck]] = [:]
+    for (index, property) in type.properties.enumerated() {
+      guard case .pluck(let array, let element) = property.location, array.count == 2, element.count == 1
+      else {
+        continue
+      }
+      func bytes(_ key: Key) -> [UInt8] { key.bytes.map { UInt8(bitPattern: $0) } }
+      plucks[bytes(array[0]), default: []].append(
+        Pluck(property: index, array: bytes(array[1]), element: bytes(element[0])))
+    }
     var entries = ContiguousArray<Entry>()
     var direct = ContiguousArray<Int>()
     for (position, key) in want.keys.enumerated() {
@@ -157,6 +210,12 @@ final class DirectPlan: @unchecked Sendable {
         let entry = entry(group, want.wants[position], type, prefix: [])
       {
         entries.append(entry)
+        direct.append(contentsOf: group.map(\.property))
+      } else if let group = plucks[key], group.count == readers[key],
+        let plan = pluckPlan(group, want.wants[position])
+      {
+        // or when every property reading it is a pluck through one of its arrays
+        entries.append(.plucks(plan))
         direct.append(contentsOf: group.map(\.property))
       } else {
         entries.append(.collect(want.wants[position]))
@@ -204,6 +263,50 @@ final class DirectPlan: @unchecked Sendable {
       PathPlan(
         want: object, entries: entries, properties: ContiguousArray(group.map(\.property).sorted()),
         prefix: here))
+  }
+
+  /// A property at `first.array[].element`.
+  private struct Pluck {
+    let property: Int
+    let array: [UInt8]
+    let element: [UInt8]
+  }
+
+  /// The pluck plan of an object whose parse plan is `want`, for the plucks
+  /// of `group` (all through it); nil when its plan holds anything else.
+  private static func pluckPlan(_ group: [Pluck], _ want: Want) -> PluckPlan? {
+    guard case .object(let reference) = want else { return nil }
+    let object = reference.plan
+    guard object.sealed, !object.keepAll else { return nil }
+    var arrays = ContiguousArray<ArrayPlucks>()
+    for key in object.keys {
+      let members = group.filter { $0.array == key }
+      guard !members.isEmpty,
+        case .elements(.object(let elementReference))? = key.withUnsafeBufferPointer({ object.want($0) })
+      else { return nil }
+      let element = elementReference.plan
+      guard element.sealed, !element.keepAll else { return nil }
+      var positions = ContiguousArray<Int>()
+      for member in members {
+        guard let position = member.element.withUnsafeBufferPointer({ element.find($0) }) else { return nil }
+        positions.append(position)
+      }
+      var wants = ContiguousArray<Want>()
+      for key in element.keys {
+        guard let want = key.withUnsafeBufferPointer({ element.want($0) }) else { return nil }
+        wants.append(want)
+      }
+      guard wants.count == element.keys.count else { return nil }
+      arrays.append(
+        ArrayPlucks(
+          element: element, properties: ContiguousArray(members.map(\.property)), positions: positions,
+          wants: wants))
+    }
+    guard arrays.count == object.keys.count,
+      arrays.reduce(0, { $0 + $1.properties.count }) == group.count
+    else { return nil }
+    return PluckPlan(
+      want: object, arrays: arrays, properties: ContiguousArray(group.map(\.property).sorted()))
   }
 
   /// The JSON type a `.scalar` property takes as it is, and whether null is allowed.
