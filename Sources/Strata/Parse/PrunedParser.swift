@@ -29,7 +29,7 @@ package struct PrunedParser {
   /// skipped as valid JSON); nil to fall back on them instead.
   var markers: NumberMarkers? = nil
   /// Scratch space for strings with escapes (decoded).
-  private var scratch: [UInt8] = []
+  private let scratch = ByteScratch()
   /// Where the last decoded string lies in the input when it had no escapes
   /// (its bytes are then the input's own, and `scratch` is not filled), or
   /// nil when it had escapes (its decoded bytes are in `scratch`).
@@ -275,11 +275,11 @@ package struct PrunedParser {
       if let raw = key {
         want = wantOf(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count))
       } else {
-        want = scratch.withUnsafeBufferPointer { wantOf($0) }
+        want = wantOf(scratch.bytes)
       }
       if let want {
         // the key: the input's own bytes, or a copy of the decoded ones
-        let decoded: [UInt8] = key == nil ? scratch : []
+        let decoded: [UInt8] = key == nil ? Array(scratch.bytes) : []
         guard let member = value(want) else {
           json_decref(out)
           return fail()
@@ -310,7 +310,7 @@ package struct PrunedParser {
   mutating func memberKeyAndColon() -> Range<Int>?? {
     guard position < end, base[position] == UInt8(ascii: "\""), decodeString() else { return nil }
     let key = rawString
-    if key == nil && scratch.contains(0) { return nil }
+    if key == nil && scratch.bytes.contains(0) { return nil }
     skipSpace()
     guard position < end, base[position] == UInt8(ascii: ":") else { return nil }
     position += 1
@@ -580,8 +580,8 @@ package struct PrunedParser {
   /// The rest of `decodeString` once the first escape (at `escape`) is met:
   /// the string is decoded into `scratch`.
   private mutating func decodeEscaped(from start: Int, escape: Int) -> Bool {
-    scratch.removeAll(keepingCapacity: true)
-    scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: escape - start))
+    scratch.removeAll()
+    scratch.append(base + start, escape - start)
     var index = escape
     var runStart = index
     while true {
@@ -589,14 +589,14 @@ package struct PrunedParser {
       guard index < end else { return false }
       let c = base[index]
       if c == UInt8(ascii: "\"") {
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+        scratch.append(base + runStart, index - runStart)
         rawString = nil
         position = index + 1
         return true
       }
       if c < 0x20 { return false }
       if c == UInt8(ascii: "\\") {
-        scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+        scratch.append(base + runStart, index - runStart)
         repeat {  // a run of escapes, as in skipStringRest
           guard index + 1 < end else { return false }
           let letter = base[index + 1]
@@ -608,7 +608,7 @@ package struct PrunedParser {
             else {
               return false
             }
-            appendUTF8(scalar)
+            scratch.appendUTF8(scalar)
             index = next
           }
         } while index < end && base[index] == UInt8(ascii: "\\")
@@ -625,25 +625,7 @@ package struct PrunedParser {
     if let raw = rawString {
       return body(UnsafeBufferPointer(start: base + raw.lowerBound, count: raw.count))
     }
-    return scratch.withUnsafeBufferPointer(body)
-  }
-
-  private mutating func appendUTF8(_ scalar: UInt32) {
-    switch scalar {
-    case 0..<0x80: scratch.append(UInt8(scalar))
-    case 0x80..<0x800:
-      scratch.append(UInt8(0xC0 | (scalar >> 6)))
-      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-    case 0x800..<0x10000:
-      scratch.append(UInt8(0xE0 | (scalar >> 12)))
-      scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-    default:
-      scratch.append(UInt8(0xF0 | (scalar >> 18)))
-      scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-      scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-      scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-    }
+    return body(scratch.bytes)
   }
 
   /// The length of the well-formed UTF-8 sequence at `at` (no overlongs,
