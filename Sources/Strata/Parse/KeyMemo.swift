@@ -132,18 +132,54 @@ final class KeyMemo {
 
 /// The key memos of one reader or one run of JSON lines, one per object
 /// plan or path plan (by the plan's identity), made on first use. Not
-/// shared between threads.
+/// shared between threads. The plans must outlive it (the reader and the
+/// line mapping hold the schema's direct plans), so that no other plan
+/// can take a remembered plan's address.
 final class KeyMemos {
-  private var byPlan: [ObjectIdentifier: KeyMemo] = [:]
+  /// An open-addressing table from a plan's address to its memo: looked
+  /// up once per object read, so cheaper than a `Dictionary` (whose
+  /// seeded hashing showed in profiles of many small objects).
+  private var keys: [UInt] = Array(repeating: 0, count: 16)
+  private var memos: [KeyMemo?] = Array(repeating: nil, count: 16)
+  private var used = 0
 
   /// An empty set of memos.
   init() {}
 
   /// The memo of the plan `id`.
-  func memo(_ id: ObjectIdentifier) -> KeyMemo {
-    if let memo = byPlan[id] { return memo }
+  @inline(__always) func memo(_ id: ObjectIdentifier) -> KeyMemo {
+    let key = UInt(bitPattern: id) | 1
+    let mask = keys.count - 1
+    var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    while true {
+      if keys[slot] == key, let memo = memos[slot] { return memo }
+      if keys[slot] == 0 { return add(key) }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  @inline(never) private func add(_ key: UInt) -> KeyMemo {
+    if (used + 1) * 2 > keys.count {
+      let oldKeys = keys
+      let oldMemos = memos
+      keys = Array(repeating: 0, count: oldKeys.count * 2)
+      memos = Array(repeating: nil, count: oldKeys.count * 2)
+      used = 0
+      for (index, old) in oldKeys.enumerated() where old != 0 {
+        if let memo = oldMemos[index] { insert(old, memo) }
+      }
+    }
     let memo = KeyMemo()
-    byPlan[id] = memo
+    insert(key, memo)
     return memo
+  }
+
+  private func insert(_ key: UInt, _ memo: KeyMemo) {
+    let mask = keys.count - 1
+    var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    while keys[slot] != 0 { slot = (slot + 1) & mask }
+    keys[slot] = key
+    memos[slot] = memo
+    used += 1
   }
 }
