@@ -9,8 +9,11 @@ package final class ModelObject: @unchecked Sendable {
   /// Keeps the schema alive; nil only for the default-value templates that
   /// the schema itself holds (which would otherwise form a cycle).
   private let owner: Schema?
-  /// The model's type.
-  package let type: ModelType
+  /// The model's type. Unowned: every type belongs to the schema's
+  /// `models` (`SchemaLoader` makes them all), and `owner` keeps the
+  /// schema alive; a template belongs to the schema too, and its deinit
+  /// does not touch its type. One retain and release less per model.
+  unowned(unsafe) package let type: ModelType
   /// One slot per property.
   package var slots: ContiguousArray<Slot>
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
