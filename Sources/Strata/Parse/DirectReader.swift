@@ -252,7 +252,7 @@ struct DirectReader {
             }
           }
         } else if plan.unknownKeys == .ignore {
-          if !parser.skip() { return nil }
+          if !parser.skipMember() { return nil }
         } else if !unknownMember(plan, key, decoded, &unknown) {
           return nil
         }
@@ -380,7 +380,7 @@ struct DirectReader {
           guard descend(inner, plan, &slots) else { return false }
         case .collect, .plucks: return false
         }
-      } else if !parser.skip() {
+      } else if !parser.skipMember() {
         return false
       }
       switch parser.afterMember(closing: UInt8(ascii: "}")) {
@@ -435,7 +435,7 @@ struct DirectReader {
       guard let found = parser.memberKey({ pluck.want.find($0) }) else { return false }
       if let found, found < pluck.arrays.count {
         guard pluckedArray(pluck.arrays[found], plan, &slots) else { return false }
-      } else if !parser.skip() {
+      } else if !parser.skipMember() {
         return false
       }
       switch parser.afterMember(closing: UInt8(ascii: "}")) {
@@ -549,7 +549,7 @@ struct DirectReader {
         guard let value = parser.value(array.wants[found]), !parser.failed else { return false }
         if let old = values[found] { JValue.release(old) }
         values[found] = value
-      } else if !parser.skip() {
+      } else if !parser.skipMember() {
         return false
       }
       switch parser.afterMember(closing: UInt8(ascii: "}")) {
