@@ -102,8 +102,9 @@ final class DirectPlan: @unchecked Sendable {
   enum Shape {
     /// Built as its `Want` says, then mapped by `Mapper.propertyValue`.
     case value
-    /// A `string`, `int`, `bool` or `double` (or `T?`) without rules: a value
-    /// of that JSON type is the slot as built (null is `.null` for `T?`);
+    /// A `string`, `int`, `bool`, `double` or `url` (or `T?`) without
+    /// rules: a value of that JSON type (for a `url`, a string that is an
+    /// absolute URL) is the slot as built (null is `.null` for `T?`);
     /// anything else goes to `Mapper.propertyValue`.
     case scalar(Scalar)
     /// A nested model (the index of its model): read directly when it is an
@@ -313,6 +314,8 @@ final class DirectPlan: @unchecked Sendable {
   struct Scalar {
     let type: json_type
     let optional: Bool
+    /// A `url`: the string must also be an absolute URL (`URLCheck`).
+    var url = false
   }
 
   /// An entry that is a `.property` of `.scalar` shape, as plain values:
@@ -344,6 +347,7 @@ final class DirectPlan: @unchecked Sendable {
       case .int: return .scalar(Scalar(type: JSON_INTEGER, optional: optional))
       case .bool: return .scalar(Scalar(type: JSON_TRUE, optional: optional))
       case .double: return .scalar(Scalar(type: JSON_REAL, optional: optional))
+      case .url: return .scalar(Scalar(type: JSON_STRING, optional: optional, url: true))
       default: break
       }
     }

@@ -598,8 +598,8 @@ struct DirectReader {
     let kind = JValue.kind(value)
     // stand-ins of out-of-range numbers go to the mapper, which reports them
     if numbers.isEmpty
-      && (kind == scalar.type || (scalar.type == JSON_TRUE && kind == JSON_FALSE)
-        || (scalar.optional && kind == JSON_NULL))
+      && ((kind == scalar.type && (!scalar.url || URLCheck.isAbsolute(JValue.stringBytes(value))))
+        || (scalar.type == JSON_TRUE && kind == JSON_FALSE) || (scalar.optional && kind == JSON_NULL))
     {
       if kind == JSON_NULL {
         JValue.release(value)
