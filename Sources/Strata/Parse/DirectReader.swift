@@ -406,21 +406,10 @@ struct DirectReader {
   private mutating func plucked(
     _ pluck: DirectPlan.PluckPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
   ) -> Bool {
-    guard parser.position < parser.end else { return false }
-    // a key met again replaces what its earlier value gave
-    for index in pluck.properties {
-      slots[index].release()
-      slots[index] = .absent
-    }
-    switch parser.base[parser.position] {
-    case UInt8(ascii: "{"): break
-    case UInt8(ascii: "n"):
-      guard parser.literal("null") else { return false }
-      for index in pluck.properties {
-        slots[index] = mapper.nullValue(plan.types[index], Mapper.Owner(model: plan.type, property: index))
-      }
-      return mapper.errors.isEmpty
-    default: return false
+    switch pluckStart(UInt8(ascii: "{"), pluck.properties, plan, &slots) {
+    case .opens: break
+    case .null: return true
+    case .failed: return false
     }
     parser.depth += 1
     defer { parser.depth -= 1 }
@@ -446,23 +435,46 @@ struct DirectReader {
     }
   }
 
+  /// How a value that properties are plucked through starts.
+  private enum PluckStart {
+    /// With the expected bracket (not passed yet).
+    case opens
+    /// With null: each property has its null value.
+    case null
+    /// With anything else, or a null the mapper refuses: give up.
+    case failed
+  }
+
+  /// The start of the value at `position` that `properties` are plucked
+  /// through (an object or an array, `opening` its bracket): their slots
+  /// are emptied first (a key met again replaces what its earlier value
+  /// gave); null gives each its null value, as the mapper does.
+  private mutating func pluckStart(
+    _ opening: UInt8, _ properties: ContiguousArray<Int>, _ plan: DirectPlan,
+    _ slots: inout ContiguousArray<Slot>
+  ) -> PluckStart {
+    for index in properties {
+      slots[index].release()
+      slots[index] = .absent
+    }
+    guard parser.position < parser.end else { return .failed }
+    let first = parser.base[parser.position]
+    if first == opening { return .opens }
+    guard first == UInt8(ascii: "n"), parser.literal("null") else { return .failed }
+    for index in properties {
+      slots[index] = mapper.nullValue(plan.types[index], Mapper.Owner(model: plan.type, property: index))
+    }
+    return mapper.errors.isEmpty ? .null : .failed
+  }
+
   /// One array of `plucked`: its properties' slots from its elements.
   private mutating func pluckedArray(
     _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
   ) -> Bool {
-    for index in array.properties {
-      slots[index].release()
-      slots[index] = .absent
-    }
-    switch parser.base[parser.position] {
-    case UInt8(ascii: "["): break
-    case UInt8(ascii: "n"):
-      guard parser.literal("null") else { return false }
-      for index in array.properties {
-        slots[index] = mapper.nullValue(plan.types[index], Mapper.Owner(model: plan.type, property: index))
-      }
-      return mapper.errors.isEmpty
-    default: return false
+    switch pluckStart(UInt8(ascii: "["), array.properties, plan, &slots) {
+    case .opens: break
+    case .null: return true
+    case .failed: return false
     }
     parser.depth += 1
     defer { parser.depth -= 1 }
