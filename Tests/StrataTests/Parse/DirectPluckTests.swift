@@ -87,4 +87,12 @@ import Testing
       .utf8)
   let read = clean.withUnsafeBufferPointer { DirectReader.one($0, type, in: schema) }
   #expect(read != nil)
+  // cut anywhere (inside an array, after a key's colon, ...), the text is a syntax error
+  for length in 0..<clean.count {
+    let cut = Array(clean[..<length])
+    let direct = cut.withUnsafeBufferPointer { DirectReader.one($0, type, in: schema) }
+    #expect(direct == nil, "cut at \(length)")
+    let text = String(decoding: cut, as: UTF8.self)
+    #expect(throws: StrataError.self) { try schema.map("S", parsing: text) }
+  }
 }
