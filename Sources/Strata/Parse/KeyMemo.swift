@@ -150,7 +150,7 @@ final class KeyMemos {
   @inline(__always) func memo(_ id: ObjectIdentifier) -> KeyMemo {
     let key = UInt(bitPattern: id) | 1
     let mask = keys.count - 1
-    var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    var slot = Self.slot(key, mask)
     while true {
       if keys[slot] == key, let memo = memos[slot] { return memo }
       if keys[slot] == 0 { return add(key) }
@@ -174,9 +174,14 @@ final class KeyMemos {
     return memo
   }
 
+  /// The first slot of `key` in a table of `mask + 1` slots.
+  @inline(__always) private static func slot(_ key: UInt, _ mask: Int) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+  }
+
   private func insert(_ key: UInt, _ memo: KeyMemo) {
     let mask = keys.count - 1
-    var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+    var slot = Self.slot(key, mask)
     while keys[slot] != 0 { slot = (slot + 1) & mask }
     keys[slot] = key
     memos[slot] = memo

@@ -119,17 +119,9 @@ enum PlainRun {
       let four = above(0xEF)
       // C0 and C1 (overlong) and F5-FF (past U+10FFFF) start nothing
       let never = (lead & ~above(0xC1)) | above(0xF4)
-      let lead2 = lead & ~three
-      let lead3 = three & ~four
-      let lead4 = four
-      let crossing = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000)
-      let stop = (special | crossing | 0x1_0000).trailingZeroBitCount
-      let before = UInt32(1) << UInt32(stop) &- 1
-      let need =
-        (lead2 & before) << 1 | (lead3 & before) << 1 | (lead3 & before) << 2 | (lead4 & before) << 1
-        | (lead4 & before) << 2 | (lead4 & before) << 3
-      let wrong = ((never | (continuation ^ need)) & before) | (need & ~before)
-      return wrong == 0 ? stop : -1
+      return prefix(
+        continuation: continuation, lead2: lead & ~three, lead3: three & ~four, lead4: four, special: special,
+        invalid: never)
     }
 
     /// How far the block `chunk` (with its non-ASCII bytes `high` and its
@@ -143,14 +135,6 @@ enum PlainRun {
       let lead2 = between(chunk, 0xC2, 0xDF)
       let lead3 = between(chunk, 0xE0, 0xEF)
       let lead4 = between(chunk, 0xF0, 0xF4)
-      // a sequence whose last byte lies past the block: stop before its lead
-      let crossing = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000)
-      let stop = (special | crossing | 0x1_0000).trailingZeroBitCount
-      let before = UInt32(1) << UInt32(stop) &- 1
-      func needs(_ two: UInt32, _ three: UInt32, _ four: UInt32) -> UInt32 {
-        two << 1 | three << 1 | three << 2 | four << 1 | four << 2 | four << 3
-      }
-      let need = needs(lead2 & before, lead3 & before, lead4 & before)
       // the second byte of E0, ED, F0 and F4 is narrower than 80-BF
       let low = between(chunk, 0x80, 0x9F)
       let below90 = between(chunk, 0x80, 0x8F)
@@ -160,7 +144,29 @@ enum PlainRun {
         | (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF0)))) << 1 & below90)
         | (mask(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(Int8(bitPattern: 0xF4)))) << 1 & (continuation & ~below90))
       let stray = high & ~(continuation | lead2 | lead3 | lead4)
-      let wrong = ((stray | (continuation ^ need) | second) & before) | (need & ~before)
+      return prefix(
+        continuation: continuation, lead2: lead2, lead3: lead3, lead4: lead4, special: special,
+        invalid: stray | second)
+    }
+
+    /// The end of `validPrefix` and `commonPrefix`, from the block's bytes
+    /// classed as continuations and leads of two, three and four bytes, its
+    /// `special` bytes, and the bytes `invalid` wherever they stand: the
+    /// first special byte or the lead of a sequence that ends past the
+    /// block (or 16) when every sequence before it is whole and no byte
+    /// before it is invalid; -1 otherwise.
+    @inline(__always) private static func prefix(
+      continuation: UInt32, lead2: UInt32, lead3: UInt32, lead4: UInt32, special: UInt32, invalid: UInt32
+    ) -> Int {
+      // a sequence whose last byte lies past the block: stop before its lead
+      let crossing = (lead2 & 0x8000) | (lead3 & 0xC000) | (lead4 & 0xE000)
+      let stop = (special | crossing | 0x1_0000).trailingZeroBitCount
+      let before = UInt32(1) << UInt32(stop) &- 1
+      let two = lead2 & before
+      let three = lead3 & before
+      let four = lead4 & before
+      let need = two << 1 | three << 1 | three << 2 | four << 1 | four << 2 | four << 3
+      let wrong = ((invalid | (continuation ^ need)) & before) | (need & ~before)
       return wrong == 0 ? stop : -1
     }
   #endif
