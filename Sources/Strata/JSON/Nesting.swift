@@ -13,6 +13,8 @@ package enum Nesting {
   package static func exceeds(_ value: JPtr, _ limit: Int) -> Bool {
     guard JValue.isObject(value) || JValue.isArray(value) else { return false }
     if limit < 1 { return true }
+    // most values checked hold no container (a flat object of counts): no walk
+    if !holdsContainer(value) { return false }
     // Each entry: a container and where its walk stands (array index or object iterator).
     var stack: [(container: JPtr, index: Int, iterator: UnsafeMutableRawPointer?)] = []
     stack.reserveCapacity(16)
@@ -49,4 +51,24 @@ package enum Nesting {
   /// How deep the documents given whole (patches, archives, schemas) may nest:
   /// the values inside them, at most `maxDepth` levels, plus their envelope.
   package static let documentLimit = maxDepth + 16
+
+  /// True when `value` (an object or an array) has an object or array among its members.
+  private static func holdsContainer(_ value: JPtr) -> Bool {
+    if JValue.isArray(value) {
+      for index in 0..<json_array_size(value) {
+        if let child = json_array_get(value, index), JValue.isArray(child) || JValue.isObject(child) {
+          return true
+        }
+      }
+      return false
+    }
+    var iterator = json_object_iter(value)
+    while let at = iterator {
+      if let child = json_object_iter_value(at), JValue.isArray(child) || JValue.isObject(child) {
+        return true
+      }
+      iterator = json_object_iter_next(value, at)
+    }
+    return false
+  }
 }

@@ -87,15 +87,34 @@ extension DirectReader {
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit else { return false }
-    var built = ContiguousArray<JPtr>()
-    defer { for value in built { JValue.release(value) } }
-    for _ in array.properties {
-      guard let made = json_array() else { return false }
-      built.append(made)
+    // the arrays being built, one per property, then an element's values by
+    // key position (the last of a key met twice): on the stack, as this runs
+    // for every array of every record (two heap blocks per array otherwise)
+    let count = array.properties.count
+    return withUnsafeTemporaryAllocation(of: JPtr?.self, capacity: count + array.wants.count) { space in
+      space.initialize(repeating: nil)
+      defer {
+        for value in space { if let value { JValue.release(value) } }
+        space.deinitialize()
+      }
+      let built = UnsafeMutableBufferPointer(rebasing: space[..<count])
+      let values = UnsafeMutableBufferPointer(rebasing: space[count...])
+      for at in built.indices {
+        guard let made = json_array() else { return false }
+        built[at] = made
+      }
+      return pluckedElements(array, plan, &slots, built, values)
     }
-    // an element's values by key position, the last of a key met twice
-    var values = ContiguousArray<JPtr?>(repeating: nil, count: array.wants.count)
-    defer { for value in values { if let value { JValue.release(value) } } }
+  }
+
+  /// The elements of the array at `position` (its bracket not passed yet)
+  /// appended to `built` (one array per property of `array`), then each
+  /// mapped into its property's slot; `values` is the room for an element's
+  /// values (all nil, and left so).
+  private mutating func pluckedElements(
+    _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>,
+    _ built: UnsafeMutableBufferPointer<JPtr?>, _ values: UnsafeMutableBufferPointer<JPtr?>
+  ) -> Bool {
     parser.position += 1
     parser.skipSpace()
     if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
@@ -109,7 +128,7 @@ extension DirectReader {
           guard parser.literal("null") else { return false }
           for made in built { _ = json_array_append_new(made, json_null()) }
         case UInt8(ascii: "{"):
-          guard pluckedElement(array, &values) else { return false }
+          guard pluckedElement(array, values) else { return false }
           for (at, made) in built.enumerated() {
             let position = array.positions[at]
             if let value = values[position] {
@@ -136,7 +155,8 @@ extension DirectReader {
     for (at, index) in array.properties.enumerated() {
       mapper.steps.append(.pluck(unmanaged, index))
       let slot = mapper.propertyValue(
-        built[at], plan.types[index], Mapper.Owner(model: plan.type, property: index), plan.rules[index])
+        built[at].unsafelyUnwrapped, plan.types[index], Mapper.Owner(model: plan.type, property: index),
+        plan.rules[index])
       mapper.steps.removeLast()
       guard mapper.errors.isEmpty else {
         slot.release()
@@ -150,7 +170,7 @@ extension DirectReader {
   /// The wanted values of the element object at `position`, by key
   /// position in `array.element` (each a new reference, nil where absent).
   private mutating func pluckedElement(
-    _ array: DirectPlan.ArrayPlucks, _ values: inout ContiguousArray<JPtr?>
+    _ array: DirectPlan.ArrayPlucks, _ values: UnsafeMutableBufferPointer<JPtr?>
   )
     -> Bool
   {

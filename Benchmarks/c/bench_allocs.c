@@ -1,0 +1,137 @@
+/*
+ * bench_allocs.c - how many heap blocks one strata_map_manyb call asks
+ * malloc for, per record (issue 28, "Allocation"). A count, not a time: it
+ * does not move with the machine's noise, so it shows an allocation change
+ * where timings cannot.
+ *
+ *   bench_allocs PAYLOAD SCHEMA MODEL [LABEL]
+ *
+ * Prints `allocs LABEL_map_manyb BLOCKS RECORDS PER_RECORD`: the blocks the
+ * call asked for (temporaries included), and `held LABEL_map_manyb BLOCKS`:
+ * how many of them were still not freed once the models were released (0
+ * unless something leaks). One warm-up call comes first (schema plans,
+ * caches), then one counted call.
+ *
+ * The counting: this program defines malloc, calloc, realloc, free,
+ * posix_memalign, aligned_alloc and memalign itself, which takes them for
+ * the whole process (libstrata and libjansson included), and hands each on
+ * to glibc's own (__libc_*). Only calls made while `counting` is set count.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strata.h>
+
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+extern void *__libc_memalign(size_t, size_t);
+
+static int counting;
+static size_t allocs, frees;
+
+void *malloc(size_t size) {
+    allocs += counting;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    allocs += counting;
+    return __libc_calloc(count, size);
+}
+
+void *realloc(void *block, size_t size) {
+    allocs += counting;
+    return __libc_realloc(block, size);
+}
+
+void free(void *block) {
+    frees += counting && block != NULL;
+    __libc_free(block);
+}
+
+void *memalign(size_t alignment, size_t size) {
+    allocs += counting;
+    return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+    allocs += counting;
+    return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+    void *block;
+    allocs += counting;
+    block = __libc_memalign(alignment, size);
+    if (block == NULL)
+        return ENOMEM;
+    *out = block;
+    return 0;
+}
+
+static char *read_file(const char *path, size_t *length) {
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "bench_allocs: cannot read %s\n", path);
+        exit(1);
+    }
+    buf = __libc_malloc((size_t)n + 1);
+    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "bench_allocs: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *length = (size_t)n;
+    return buf;
+}
+
+/* One strata_map_manyb call; its models released. Exits on failure. */
+static size_t map_and_release(strata_schema_t *schema, const char *model, const char *buf, size_t len,
+                              size_t *after_map_allocs) {
+    strata_error_t err;
+    size_t count = 0, i;
+    strata_model_t **ms = strata_map_manyb(schema, model, buf, len, &count, &err);
+    if (ms == NULL) {
+        fprintf(stderr, "bench_allocs: map_manyb: %s at %s\n", err.message, err.path);
+        exit(1);
+    }
+    *after_map_allocs = allocs;
+    for (i = 0; i < count; i++)
+        strata_model_decref(ms[i]);
+    strata_free(ms);
+    return count;
+}
+
+int main(int argc, char **argv) {
+    size_t len, count, mapped;
+    strata_error_t err;
+    strata_schema_t *schema;
+    char *buf;
+    const char *label = argc > 4 ? argv[4] : "payload";
+    if (argc < 4) {
+        fprintf(stderr, "usage: bench_allocs PAYLOAD SCHEMA MODEL [LABEL]\n");
+        return 2;
+    }
+    buf = read_file(argv[1], &len);
+    schema = strata_schema_load_file(argv[2], &err);
+    if (schema == NULL) {
+        fprintf(stderr, "bench_allocs: schema: %s\n", err.message);
+        return 1;
+    }
+    map_and_release(schema, argv[3], buf, len, &mapped);
+    allocs = frees = 0;
+    counting = 1;
+    count = map_and_release(schema, argv[3], buf, len, &mapped);
+    counting = 0;
+    printf("allocs %s_map_manyb %zu %zu %.1f\n", label, mapped, count, count ? (double)mapped / (double)count : 0.0);
+    printf("held %s_map_manyb %zu\n", label, allocs - frees);
+    strata_schema_decref(schema);
+    __libc_free(buf);
+    return 0;
+}
