@@ -25,7 +25,7 @@ extension DirectReader {
     in schema: Schema
   ) -> ResponseObjects? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, nil)
+    var reader = DirectReader(bytes, schema, nil, sharing: true)
     defer { reader.finish() }
     reader.parser.skipSpace()
     var found = Found()

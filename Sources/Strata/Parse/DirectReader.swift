@@ -23,11 +23,15 @@ struct DirectReader {
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
   /// The keys met under each object plan and path plan (`KeyMemo`).
-  private let memos: KeyMemos
+  let memos: KeyMemos
+  /// The nested models read so far, by their bytes (`SharedModels`): for
+  /// an array of records or a response; nil for one record (a call of its
+  /// own, or a line of JSON lines), whose nested objects are read each time.
+  let shared: SharedModels?
 
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?,
-    memos: KeyMemos? = nil
+    memos: KeyMemos? = nil, sharing: Bool = false
   ) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
@@ -36,6 +40,7 @@ struct DirectReader {
     self.schema = schema
     self.plans = plans ?? schema.parsePlans.directPlans(in: schema)
     self.memos = memos ?? KeyMemos()
+    shared = sharing ? SharedModels() : nil
   }
 
   /// The models of a text that is one object of `type`, or nil to map it
@@ -88,7 +93,7 @@ struct DirectReader {
     -> [ModelObject]?
   {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, nil)
+    var reader = DirectReader(bytes, schema, nil, sharing: true)
     defer { reader.finish() }
     guard let objects = reader.rootArray(type), reader.numbers.allConsumed else { return nil }
     return objects
@@ -170,7 +175,7 @@ struct DirectReader {
   // MARK: objects
 
   /// The object at `position` read as `plan`'s model; nil on any error.
-  private mutating func object(_ plan: DirectPlan) -> ModelObject? {
+  mutating func object(_ plan: DirectPlan) -> ModelObject? {
     let type = plan.type
     // as Mapper.model: one level of the mapper's nesting per model
     guard mapper.canDescend() else { return nil }
@@ -377,7 +382,7 @@ struct DirectReader {
     switch shape {
     case .model(let model):
       if parser.base[start] == UInt8(ascii: "{"), let nested = directPlan(model) {
-        return object(nested).map { .model($0) }
+        return nestedObject(nested).map { .model($0) }
       }
     case .models(let model):
       if parser.base[start] == UInt8(ascii: "["), readsDirectly(model) {
@@ -465,7 +470,7 @@ struct DirectReader {
         for slot in out { slot.release() }
         return parser.failed ? .failed : .other
       }
-      guard let object = object(plan) else {
+      guard let object = nestedObject(plan) else {
         for slot in out { slot.release() }
         return .failed
       }

@@ -41,6 +41,9 @@ package final class NumberMarkers {
   /// True when nothing was noted.
   var isEmpty: Bool { entries.isEmpty }
 
+  /// How many stand-ins were made so far.
+  var count: Int { entries.count }
+
   /// True when the mapper consumed, as a scalar, every stand-in the value
   /// still holds. One held by nothing but this table was dropped while the
   /// value was built (a duplicate key whose last value wins): unread, so no
