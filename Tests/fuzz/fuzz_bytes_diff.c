@@ -20,6 +20,8 @@
  * Input: byte 0 picks the fixture (Tests/fuzz/schemas), byte 1 the model,
  * byte 2 the call and the kind of input:
  *   bits 0-1: 0 or 3 strata_mapb, 1 strata_map_manyb, 2 strata_map_responseb
+ *   bits 2-4: for the array calls, the array also holds the next input (bit
+ *             2), the one after (bit 3), the first one again (bit 4)
  *   bit 6:    also exercise a model made (fuzz_exercise_model: slow, so only
  *             for inputs that ask; the comparison itself runs always)
  *   bit 7:    raw - the bytes after byte 2 are the JSON text as they are;
@@ -468,6 +470,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (data[2] & 8)
                 json_array_append_new(array, json_deep_copy(json_object_get(
                                                  json_array_get(fixture->inputs, (pick_input + 2) % n), "input")));
+            /* the first input again, byte for byte unless the mutation below
+               lands in one copy: nested objects met again are shared by the
+               direct reader (SharedModels) and must map as the DOM path's */
+            if (data[2] & 0x10)
+                json_array_append_new(array, json_deep_copy(json_object_get(
+                                                 json_array_get(fixture->inputs, pick_input), "input")));
             root = array;
         }
         root = mutate(root, data + 4, size > 4 ? size - 4 : 0, &plan, &truncate);

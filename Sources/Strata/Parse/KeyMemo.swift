@@ -40,12 +40,6 @@ final class KeyMemo {
   /// block load from any slot stays inside.
   private let storage: UnsafeMutablePointer<UInt8>
 
-  /// How many nested objects of this plan were read, and how many of them
-  /// were (or would have been) found among the models read before
-  /// (`SharedModels`).
-  var sharedSeen = 0
-  var sharedHits = 0
-
   /// Keys kept per memo.
   static let limit = 256
   /// The longest span kept (longer keys always take the ordinary path).

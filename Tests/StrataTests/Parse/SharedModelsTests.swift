@@ -56,7 +56,11 @@ private func nested(_ model: Model, _ index: Int) -> ModelObject? {
     #"{"id": 1, "name": "ann"}"#, #"{"id": 2, "name": "b\u00f6b", "score": 2.5}"#,
     #"{"id": 3, "name": "cy", "extra": [1, {"x": null}]}"#, #"{"id": 4}"#, "null",
     #"{"id": 5, "score": 123456789012345678901234567890}"#, #"{"id": 7, "name": "d", "name": "e"}"#,
-    #"{"id": 8, "count": 123456789012345678901234567890}"#, #"{"name": "no id"}"#,
+    #"{"id": 8, "count": 123456789012345678901234567890}"#,
+    // two texts whose first 64 bytes are the same (the key of `SharedModels`)
+    #"{"id": 9, "name": "a name long enough to run past the first sixty-four bytes", "score": 1.5}"#,
+    #"{"id": 9, "name": "a name long enough to run past the first sixty-four bytes", "score": 2.5}"#,
+    #"{"name": "no id"}"#,
   ]
   let labels = [
     #"{"name": "bug", "color": "f00"}"#, #"{"name": "ok"}"#, #"{"name": "\ud83d\ude00"}"#,
@@ -120,7 +124,8 @@ private func nested(_ model: Model, _ index: Int) -> ModelObject? {
         guard let owner, let user = nested(model, ownerIndex) else { continue }
         if let earlier = seen[owner] {
           // (a user holding a number outside jansson's range is read each time)
-          if !owner.contains("1234567890") { repeats += 1 }
+          // (the two whose keys are the same take turns in the table's one entry for it)
+          if !owner.contains("1234567890") && !owner.contains("sixty-four") { repeats += 1 }
           if earlier === user { sharedPairs += 1 }
         } else {
           seen[owner] = user
@@ -133,9 +138,10 @@ private func nested(_ model: Model, _ index: Int) -> ModelObject? {
     }
   }
   #expect(mapped > 20 && failed > 20)
-  // every user met again is the model read the first time
+  // every user met again is the model read the first time (and the two
+  // sharing a key are told apart by their whole text: see the comparison above)
   #expect(repeats > 50)
-  #expect(sharedPairs == repeats)
+  #expect(sharedPairs >= repeats)
 }
 
 /// The same nested text at two depths is not one model: a `json` value
@@ -150,11 +156,10 @@ private func nested(_ model: Model, _ index: Int) -> ModelObject? {
         "P": {"properties": {"payload": {"type": "json?"}}}
       }}
       """#)
-  // a json payload of 400 levels, short enough to be shared (`SharedModels.longest`)
+  // a json payload of 400 levels
   let deep = 400
   let payload = String(repeating: "[", count: deep) + String(repeating: "]", count: deep)
   let leaf = #"{"payload": "# + payload + "}"
-  #expect(leaf.utf8.count <= SharedModels.longest)
   func chain(_ levels: Int) -> String {
     var text = #"{"leaf": "# + leaf + "}"
     for _ in 0..<levels { text = #"{"child": "# + text + "}" }
