@@ -19,6 +19,8 @@
 #include <strata.h>
 #include <time.h>
 
+#include "bench_file.h"
+
 typedef strata_schema_t *(*load_fn)(const char *, strata_error_t *);
 typedef strata_model_t **(*manyb_fn)(strata_schema_t *, const char *, const char *, size_t, size_t *,
                                      strata_error_t *);
@@ -90,31 +92,20 @@ static void run(struct library *lib, const char *model, const char *buf, size_t 
 
 int main(int argc, char **argv) {
     struct library libs[2];
-    FILE *f;
     char *buf;
-    long n;
+    size_t n;
     int reps, r;
     if (argc < 6) {
         fprintf(stderr, "usage: bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS]\n");
         return 2;
     }
     reps = argc > 6 ? atoi(argv[6]) : 10;
-    f = fopen(argv[3], "rb");
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "bench_ab: cannot read %s\n", argv[3]);
-        return 1;
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "bench_ab: cannot read %s\n", argv[3]);
-        return 1;
-    }
-    fclose(f);
+    buf = bench_read_file("bench_ab", argv[3], &n);
     open_library(&libs[0], argv[1], argv[4]);
     open_library(&libs[1], argv[2], argv[4]);
     for (r = 0; r < reps; r++) {
-        run(&libs[r & 1], argv[5], buf, (size_t)n);
-        run(&libs[1 - (r & 1)], argv[5], buf, (size_t)n);
+        run(&libs[r & 1], argv[5], buf, n);
+        run(&libs[1 - (r & 1)], argv[5], buf, n);
     }
     printf("A best %.2f ms (map + release mean %.2f)  B best %.2f ms (map + release mean %.2f)  B/A %.3f\n",
            libs[0].best * 1e3, libs[0].total / reps * 1e3, libs[1].best * 1e3, libs[1].total / reps * 1e3,

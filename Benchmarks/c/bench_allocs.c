@@ -24,6 +24,8 @@
 #include <string.h>
 #include <strata.h>
 
+#include "bench_file.h"
+
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
@@ -73,24 +75,6 @@ int posix_memalign(void **out, size_t alignment, size_t size) {
     return 0;
 }
 
-static char *read_file(const char *path, size_t *length) {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "bench_allocs: cannot read %s\n", path);
-        exit(1);
-    }
-    buf = __libc_malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "bench_allocs: cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    *length = (size_t)n;
-    return buf;
-}
-
 /* One strata_map_manyb call; its models released. Exits on failure. */
 static size_t map_and_release(strata_schema_t *schema, const char *model, const char *buf, size_t len,
                               size_t *after_map_allocs) {
@@ -118,7 +102,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: bench_allocs PAYLOAD SCHEMA MODEL [LABEL]\n");
         return 2;
     }
-    buf = read_file(argv[1], &len);
+    buf = bench_read_file("bench_allocs", argv[1], &len);
     schema = strata_schema_load_file(argv[2], &err);
     if (schema == NULL) {
         fprintf(stderr, "bench_allocs: schema: %s\n", err.message);
@@ -132,6 +116,6 @@ int main(int argc, char **argv) {
     printf("allocs %s_map_manyb %zu %zu %.1f\n", label, mapped, count, count ? (double)mapped / (double)count : 0.0);
     printf("held %s_map_manyb %zu\n", label, allocs - frees);
     strata_schema_decref(schema);
-    __libc_free(buf);
+    free(buf);
     return 0;
 }

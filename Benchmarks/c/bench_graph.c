@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_file.h"
+
 /* Passes over the keys per timed repetition of the lookups (about 20-60 ms each). */
 #define ISSUE_PASSES 5
 #define USER_PASSES 50
@@ -48,25 +50,6 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "bench_graph: cannot read %s\n", path);
-        exit(1);
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "bench_graph: cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
 }
 
 static int cmp(const void *a, const void *b) {
@@ -463,7 +446,7 @@ int main(int argc, char **argv) {
     reps = argc > 4 ? atoi(argv[4]) : 5;
     if (reps < 1)
         reps = 1;
-    payload = read_file(payload_path, &payload_length);
+    payload = bench_read_file("bench_graph", payload_path, &payload_length);
     schema = strata_schema_load_file(argv[2], &err);
     if (schema == NULL)
         fail("schema", &err);

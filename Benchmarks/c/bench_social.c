@@ -38,29 +38,12 @@
 #include <strata.h>
 #include <time.h>
 
+#include "bench_file.h"
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "bench_social: cannot read %s\n", path);
-        exit(1);
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "bench_social: cannot read %s\n", path);
-        exit(1);
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
 }
 
 static int cmp(const void *a, const void *b) {
@@ -180,8 +163,8 @@ int main(int argc, char **argv) {
     if (reps < 1)
         reps = 1;
     t = calloc((size_t)reps, sizeof *t);
-    buf = read_file(argv[1], &len);
-    lines = read_file(argv[2], &lines_len);
+    buf = bench_read_file("bench_social", argv[1], &len);
+    lines = bench_read_file("bench_social", argv[2], &lines_len);
     schema = strata_schema_load_file(argv[3], &err);
     if (schema == NULL) {
         fprintf(stderr, "bench_social: %s: %s\n", argv[3], err.message);
