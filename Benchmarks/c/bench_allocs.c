@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <strata.h>
 
 #include "bench_file.h"

@@ -23,7 +23,7 @@ struct DirectReader {
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
   /// The keys met under each object plan and path plan (`KeyMemo`).
-  let memos: KeyMemos
+  private let memos: KeyMemos
   /// The nested models read so far, by their bytes (`SharedModels`): for
   /// an array of records or a response; nil for one record (a call of its
   /// own, or a line of JSON lines), whose nested objects are read each time.
