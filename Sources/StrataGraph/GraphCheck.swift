@@ -179,6 +179,8 @@ struct GraphCheck {
           }
           guard let body = GraphCommit.body(record.state) else { continue }
           defer { JValue.release(body) }
+          // the row's list of absent properties is the values' own business
+          _ = json_object_del(row.body, "absent")
           if json_equal(body, row.body) == 0 {
             broken(
               record, "", "the file holds \(Mapper.show(row.body)); memory would write \(Mapper.show(body))")

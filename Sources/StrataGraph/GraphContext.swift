@@ -35,6 +35,11 @@ package final class GraphContext: @unchecked Sendable {
   /// Texts at least this long are parsed on a helper thread while they are
   /// imported (`parseAheadDefault`); tests set 0 (always) or `Int.max` (never).
   package var parseAheadBytes = GraphContext.parseAheadDefault
+  /// False to import every text on the mapper's path (`importModels` is
+  /// skipped): for tests that compare the two paths.
+  package var directImports = true
+  /// How many imports went straight from bytes to records (`importModels`).
+  package private(set) var directImportCount = 0
   /// The file's `data_version` when the cache was last known to match it:
   /// another connection's commit changes it, and the cache is then dropped.
   private var seenVersion: Int64 = 0
@@ -401,6 +406,18 @@ package final class GraphContext: @unchecked Sendable {
     let root = shape.root?.keys ?? []
     let rootBytes = root.map { Array($0.name.utf8) }
     let outcome = changingLocked { () -> Result<ImportOutcome?, StrataError> in
+      // a bare array, no key injector (the host's code sees jansson
+      // objects) and no reading ahead: straight from the bytes to records,
+      // unless the text holds what only the mapper's path takes
+      if directImports, root.isEmpty, schema.keyInjectors.isEmpty, memory.complete || memory.store == nil {
+        var direct = GraphImporter(schema: schema, memory: memory)
+        direct.tracksSeen = request.orphans != nil
+        if let records = importModels(&direct, bytes, type) {
+          directImportCount += 1
+          defer { memory.dropPrefetched() }
+          return finish(&direct, records, request).map { $0 }
+        }
+      }
       var importer = GraphImporter(schema: schema, memory: memory)
       // errors in the records are placed under the root, as the whole-text path places them
       importer.elementSteps = root.map { PathStep.name($0.name) }

@@ -27,6 +27,14 @@ struct GraphImporter {
   private var lastInput: [ObjectIdentifier: JPtr] = [:]
   /// True when the input is released element by element (`importElement`).
   var retainsInputs = false
+  /// The model each nested record was last imported from (`importModel`):
+  /// the same model again (shared by the byte reader) changes nothing.
+  var lastModels: [ObjectIdentifier: ModelObject] = [:]
+  /// The record each of those models was imported into.
+  var importedFrom: [ObjectIdentifier: GraphRecord] = [:]
+  /// True once `importModel` met what it leaves to the mapper path (a
+  /// record without a key, ...): the import is to be made again that way.
+  var directFailed = false
   /// The steps to the array `importElement`'s elements are read from (a
   /// response's root; empty for a bare array): what their errors' paths
   /// start with. The mapper's steps start as these.
@@ -35,10 +43,10 @@ struct GraphImporter {
   }
   let schema: Schema
   /// What `plainKey` reads of each model (by index), found on first use.
-  private var plainKeyPlans: ContiguousArray<PlainKeyPlan>
+  var plainKeyPlans: ContiguousArray<PlainKeyPlan>
 
   /// How the key of a model's input object is read straight from it.
-  private enum PlainKeyPlan {
+  enum PlainKeyPlan {
     /// Not looked at yet.
     case unknown
     /// The key is not one plain property (or relationships come from input).
@@ -177,7 +185,7 @@ struct GraphImporter {
   /// Reports null where a relationship's type is not `T?`: the error
   /// mapping gives.
   @inline(__always)
-  private mutating func reportNullRelations(_ held: ContiguousArray<Slot>, _ chosen: ModelType) {
+  mutating func reportNullRelations(_ held: ContiguousArray<Slot>, _ chosen: ModelType) {
     let unmanaged = Unmanaged.passUnretained(chosen)
     for index in chosen.relations where index < held.count {
       if case .null = held[index], !chosen.properties[index].type.acceptsNull {
@@ -249,7 +257,7 @@ struct GraphImporter {
   /// Finds the record of `key` and merges the attributes into it, or makes
   /// it; nil after errors.
   @inline(__always)
-  private mutating func findOrMake(
+  mutating func findOrMake(
     _ mapped: ModelObject, _ chosen: ModelType, _ key: RecordKey, held: ContiguousArray<Slot>
   ) -> GraphRecord? {
     if let existing = transaction.lookup(chosen.keyRoot, key) {
@@ -332,7 +340,7 @@ struct GraphImporter {
   }
 
   /// How `plainKey` reads the key of `type`'s objects.
-  private static func plainKeyPlan(_ type: ModelType) -> PlainKeyPlan {
+  static func plainKeyPlan(_ type: ModelType) -> PlainKeyPlan {
     guard let spec = PageKeys.keySpec(type), case .path(let keys) = spec.location, keys.count == 1 else {
       return .none
     }
@@ -350,8 +358,7 @@ struct GraphImporter {
   }
 
   /// Sets one relationship of `record` from its mapped slot.
-  private mutating func applyRelation(_ record: GraphRecord, _ index: Int, _ spec: PropertySpec, _ slot: Slot)
-  {
+  mutating func applyRelation(_ record: GraphRecord, _ index: Int, _ spec: PropertySpec, _ slot: Slot) {
     guard let relation = spec.relation else { return }
     switch slot {
     case .absent:
@@ -397,7 +404,7 @@ struct GraphImporter {
   }
 
   /// The inverse (in the child's model) of the parent's relationship.
-  private func inverseOf(_ parent: Parent) -> Int? {
+  func inverseOf(_ parent: Parent) -> Int? {
     let properties = transaction.state(parent.record).model.properties
     return parent.property < properties.count ? properties[parent.property].relation?.inverse : nil
   }
@@ -606,6 +613,12 @@ struct GraphImporter {
           .null, "expected \(mapper.typeName(spec.type)), found null",
           Mapper.Owner(model: type, property: index),
           extra: [.property(unmanaged, index)])
+      case .model, .array:
+        // nested models that merge were mapped partially: they take their defaults
+        if spec.merge.mergesModels, let whole = object.slots[index].modelsWithDefaults() {
+          object.slots[index].release()
+          object.slots[index] = whole
+        }
       default:
         continue
       }
@@ -705,7 +718,7 @@ struct GraphImporter {
   }
 
   /// Counts `record` as updated (once).
-  private mutating func noteUpdated(_ record: GraphRecord) {
+  mutating func noteUpdated(_ record: GraphRecord) {
     if !transaction.isNew(record), updatedSet.insert(ObjectIdentifier(record)).inserted {
       updated.append(record)
     }

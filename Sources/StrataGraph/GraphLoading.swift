@@ -114,7 +114,7 @@ enum GraphLoading {
     let object = try mapRecord(
       values, type, isStub: isStub, at: [.name(rootName), .name(stored.keyText)], store: store,
       schema: schema,
-      collector: collector)
+      collector: collector, absent: json_object_get(body, "absent"))
     let held = setLinksAside(object, type, collector: collector)
     guard
       let record = GraphRecord(
@@ -139,10 +139,10 @@ enum GraphLoading {
   /// schema are an `io` error that says how to carry them over.
   private static func mapRecord(
     _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], store: GraphStore, schema: Schema,
-    collector: RelationCollector
+    collector: RelationCollector, absent: JPtr?
   ) throws(StrataError) -> ModelObject {
     let (mapped, errors) = mapStored(
-      values, type, isStub: isStub, at: steps, schema: schema, collector: collector)
+      values, type, isStub: isStub, at: steps, schema: schema, collector: collector, absent: absent)
     guard let object = mapped, errors.isEmpty else {
       throw StrataError(
         errors.map { detail in
@@ -249,7 +249,7 @@ enum GraphLoading {
   /// default.
   static func mapStored(
     _ values: JPtr, _ type: ModelType, isStub: Bool, at steps: [PathStep], schema: Schema,
-    collector: RelationCollector
+    collector: RelationCollector, absent: JPtr? = nil
   ) -> (ModelObject?, [ErrorDetail]) {
     var mapper = Mapper(schema: schema, mode: .canonical)
     mapper.relations = collector
@@ -257,6 +257,17 @@ enum GraphLoading {
     collector.base = mapper.steps.count
     mapper.partial = isStub
     let object = mapper.model(values, type)
+    // the properties the row says hold nothing stay absent (no default)
+    if let object, let absent, JValue.isArray(absent) {
+      for position in 0..<json_array_size(absent) {
+        guard let name = json_array_get(absent, position), JValue.isString(name),
+          let index = type.propertyIndex[JValue.string(name)], index < object.slots.count,
+          json_object_get(values, JValue.string(name)) == nil
+        else { continue }
+        object.slots[index].release()
+        object.slots[index] = .absent
+      }
+    }
     return (object, mapper.errors)
   }
 
@@ -271,7 +282,9 @@ enum GraphLoading {
     mapper.steps = steps
     collector.base = mapper.steps.count
     mapper.partial = stored.stub
-    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown) { stored.values[$0] }
+    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown, absent: stored.absent) {
+      stored.values[$0]
+    }
     return (object, mapper.errors)
   }
 

@@ -72,7 +72,9 @@ extension GraphMemory {
       isStub = json_object_get(body, "stub").map { $0.pointee.type == JSON_TRUE } ?? false
       unread = lists
       (mapped, errors) = mapAtNoPlace {
-        GraphLoading.mapStored(values, model, isStub: isStub, at: $0, schema: schema, collector: $1)
+        GraphLoading.mapStored(
+          values, model, isStub: isStub, at: $0, schema: schema, collector: $1,
+          absent: json_object_get(body, "absent"))
       }
     }
     guard let object = mapped, errors.isEmpty else {

@@ -177,7 +177,11 @@ package struct Merging {
       }
       // Nothing to merge into: the incoming model stands alone and must be whole
       // (an update's nested object is partial).
-      if case .model(let theirs) = incoming, !complete(theirs, path: path) { return .failed }
+      if case .model(let theirs) = incoming {
+        guard complete(theirs, path: path) else { return .failed }
+        // and takes the defaults a whole mapping gives
+        return .set(.model(theirs.withDefaults()))
+      }
       return .set(incoming.shared())
     case .append:
       guard Self.holdsValue(current) else { return .set(incoming.shared()) }

@@ -18,7 +18,7 @@ package enum MergePolicy: @unchecked Sendable {
   case custom(Merger)
 
   /// True for `.merge`.
-  var mergesModels: Bool {
+  package var mergesModels: Bool {
     if case .merge = self { return true }
     return false
   }

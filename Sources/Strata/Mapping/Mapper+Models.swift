@@ -99,8 +99,13 @@ extension Mapper {
   /// (`value(index)`, borrowed; nil where the value is missing) and the
   /// unknown keys kept with it (`unknown`, borrowed, or nil): what
   /// `model(_:_:)` makes of an object holding those values in canonical
-  /// mode, without an object to look them up in.
-  package mutating func canonicalModel(_ type: ModelType, unknown kept: JPtr?, values value: (Int) -> JPtr?)
+  /// mode, without an object to look them up in. The properties in
+  /// `absent` (indexes) stay absent where their value is missing: a stored
+  /// record says which of its properties hold nothing, and those take no
+  /// default.
+  package mutating func canonicalModel(
+    _ type: ModelType, unknown kept: JPtr?, absent: [Int] = [], values value: (Int) -> JPtr?
+  )
     -> ModelObject?
   {
     guard canEnter(type) else { return nil }
@@ -122,6 +127,8 @@ extension Mapper {
         steps.append(.name(spec.name))
         slots.append(propertyValue(member, spec.type, owner, spec.rules))
         steps.removeLast()
+      } else if !absent.isEmpty && absent.contains(index) {
+        slots.append(.absent)
       } else {
         slots.append(missing(spec, owner, extra: [.name(spec.name)]))
       }

@@ -8,7 +8,8 @@ extension DirectReader {
     guard let shared else { return object(plan) }
     let start = parser.position
     let id = ObjectIdentifier(plan)
-    let depth = parser.depth << 16 | mapper.depth
+    // a model read partially is not the one read whole
+    let depth = parser.depth << 17 | (partial ? 1 << 16 : 0) | mapper.depth
     let key = SharedModels.key(parser.base + start, available: parser.end - start)
     if let (found, length) = shared.find(
       key, parser.base, start: start, end: parser.end, plan: id, depth: depth)

@@ -12,7 +12,7 @@ import CJansson
 /// the mapper refuses, a missing required key): the caller then maps the
 /// text again on the path that collects every error (`PrunedParser` and the
 /// `Mapper`, or jansson), so the errors reported are the DOM path's.
-struct DirectReader {
+package struct DirectReader {
   var parser: PrunedParser
   var mapper: Mapper
   private let schema: Schema
@@ -28,10 +28,20 @@ struct DirectReader {
   /// an array of records or a response; nil for one record (a call of its
   /// own, or a line of JSON lines), whose nested objects are read each time.
   let shared: SharedModels?
+  /// True when the text is read for a graph import (`forEachRecord`): the
+  /// objects of keyed models are records, read partially, and anything the
+  /// import reads its own way (a bare key, a relationship behind a key path
+  /// or a pluck) ends the read, for the import's mapper path.
+  let records: Bool
+  /// True while reading an object partially, as `Mapper.partial` says: a
+  /// record, or a nested model of one whose merge policy merges models.
+  /// Its missing keys stay absent (no default, no `missing` error), and a
+  /// null where its property is not required clears.
+  var partial = false
 
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?,
-    memos: KeyMemos? = nil, sharing: Bool = false
+    memos: KeyMemos? = nil, sharing: Bool = false, records: Bool = false
   ) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
@@ -41,6 +51,7 @@ struct DirectReader {
     self.plans = plans ?? schema.parsePlans.directPlans(in: schema)
     self.memos = memos ?? KeyMemos()
     shared = sharing ? SharedModels() : nil
+    self.records = records
   }
 
   /// The models of a text that is one object of `type`, or nil to map it
@@ -147,6 +158,7 @@ struct DirectReader {
     if parser.base[parser.position] == UInt8(ascii: "{"), let plan = directPlan(type.index) {
       return object(plan)
     }
+    if records { return nil }
     let want = Want.object(PlanRef(plan: schema.parsePlans.plan(type, in: schema)))
     guard let value = parser.value(want), !parser.failed else { return nil }
     defer { JValue.release(value) }
@@ -184,6 +196,8 @@ struct DirectReader {
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit, StackGuard.hasRoom(parser.stackLimit) else { return nil }
+    // a keyed model nested where it is no record: the import's own path
+    if records && !partial && !type.primaryKey.isEmpty { return nil }
     var slots = Slot.absentSlots(type.properties.count)
     var collected: JPtr? = nil
     var unknown: JPtr? = nil
@@ -240,7 +254,7 @@ struct DirectReader {
           case .descend(let path):
             guard descend(path, plan, &slots) else { return nil }
           case .plucks(let pluck):
-            guard plucked(pluck, plan, &slots) else { return nil }
+            guard !partial, plucked(pluck, plan, &slots) else { return nil }
           case .collect(let want):
             guard let value = parser.value(want), !parser.failed else { return nil }
             let into = collected ?? json_object()
@@ -272,11 +286,28 @@ struct DirectReader {
     if !plan.generic.isEmpty {
       guard let members = collected ?? emptyObject() else { return nil }
       let unmanaged = Unmanaged.passUnretained(type)
+      // a relationship read from the input other than at one key: the import's own path
+      if records && partial
+        && plan.generic.contains(where: {
+          guard type.properties[$0].relation != nil, case .none = type.properties[$0].location else {
+            return type.properties[$0].relation != nil
+          }
+          return false
+        })
+      {
+        return nil
+      }
       for index in plan.generic {
+        // `Mapper.property` sets its partial flags from `partial` per property
+        mapper.partial = partial
         slots[index] = mapper.property(members, type, index, unmanaged)
       }
+      mapper.partial = false
+      mapper.clearing = false
+      mapper.clearsNull = false
     }
     for index in plan.direct where !slots[index].isPresent {
+      if partial { continue }
       slots[index] = mapper.missing(
         type.properties[index], Mapper.Owner(model: type, property: index), extra: [])
     }
@@ -304,9 +335,11 @@ struct DirectReader {
     case UInt8(ascii: "n"):
       guard parser.literal("null") else { return false }
       for index in path.properties {
+        mapper.clearsNull = partial && !plan.type.properties[index].required
         slots[index] = mapper.nullValue(
           plan.types[index], Mapper.Owner(model: plan.type, property: index), extra: path.prefix)
       }
+      mapper.clearsNull = false
       return mapper.errors.isEmpty
     default: return false
     }
@@ -382,10 +415,16 @@ struct DirectReader {
     switch shape {
     case .model(let model):
       if parser.base[start] == UInt8(ascii: "{"), let nested = directPlan(model) {
+        let outer = partial
+        defer { partial = outer }
+        partial = nestedPartial(plan, index)
         return nestedObject(nested).map { .model($0) }
       }
     case .models(let model):
       if parser.base[start] == UInt8(ascii: "["), readsDirectly(model) {
+        let outer = partial
+        defer { partial = outer }
+        partial = nestedPartial(plan, index)
         switch list(model) {
         case .read(let slot): return slot
         case .failed: return nil
@@ -428,6 +467,23 @@ struct DirectReader {
   private mutating func mapped(_ value: JPtr, _ plan: DirectPlan, _ index: Int) -> Slot? {
     defer { JValue.release(value) }
     guard index < plan.types.count else { return nil }
+    if records {
+      let spec = plan.type.properties[index]
+      // a record's relationship given other than as objects (a bare key):
+      // the import's own path
+      if spec.relation != nil && !plan.type.primaryKey.isEmpty && !JValue.isNull(value) { return nil }
+      // as `Mapper.property` sets them for a property of a partial model
+      mapper.clearing = partial
+      mapper.clearsNull = partial && !spec.required
+      mapper.partial = partial && spec.merge.mergesModels
+    }
+    defer {
+      if records {
+        mapper.partial = false
+        mapper.clearing = false
+        mapper.clearsNull = false
+      }
+    }
     let slot = mapper.propertyValue(
       value, plan.types[index], Mapper.Owner(model: plan.type, property: index), plan.rules[index])
     guard mapper.errors.isEmpty else {
@@ -435,6 +491,17 @@ struct DirectReader {
       return nil
     }
     return slot
+  }
+
+  /// Whether the nested model of property `index` of `plan`'s model is
+  /// read partially: a record's relationship is a record (always partial);
+  /// another nested model is partial inside a partial one where its merge
+  /// policy merges models, as `Mapper.property` says.
+  private func nestedPartial(_ plan: DirectPlan, _ index: Int) -> Bool {
+    guard records, index < plan.type.properties.count else { return false }
+    let spec = plan.type.properties[index]
+    if spec.relation != nil && !plan.type.primaryKey.isEmpty { return true }
+    return partial && spec.merge.mergesModels
   }
 
   /// What reading an array of models directly gave.

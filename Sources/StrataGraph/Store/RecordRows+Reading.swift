@@ -42,6 +42,10 @@ extension RecordRows {
     var values: [JPtr?]
     /// The unknown keys kept with the record (owned), or nil.
     var unknown: JPtr?
+    /// The properties the row says the record holds no value for (its
+    /// `absent` list, by property index): absent when read back, where a
+    /// property merely missing from the row takes its default.
+    var absent: [Int] = []
 
     /// Drops the references held.
     func release() {
@@ -84,6 +88,7 @@ extension RecordRows {
 
     let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
     defer { if let extraValue { JValue.release(extraValue) } }
+    stored.absent = absent.compactMap { type.propertyIndex[$0] }
     func isKept(_ name: String) -> Bool { kept.flatMap { json_object_get($0, name) } != nil }
     if case .composite(let parts) = key, table.keyProperties.count > 1 {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) && !isKept(name) {
@@ -169,6 +174,11 @@ extension RecordRows {
 
     let (absent, kept, extraValue) = try extra(cells[base + 2], of: modelName)
     defer { if let extraValue { JValue.release(extraValue) } }
+    if !absent.isEmpty, let list = json_array() {
+      // what the record holds no value for (`GraphLoading.mapStored` keeps it absent)
+      for name in absent.sorted() { _ = json_array_append_new(list, JValue.makeString(name) ?? json_null()) }
+      JValue.setNew(body, "absent", list)
+    }
     let owned = model.owns
     if case .composite(let parts) = key, table.keyProperties.count > 1 {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) {
