@@ -6,20 +6,32 @@ import Strata
 /// with no jansson tree and no mapper in between (docs/graph.md, "How an
 /// import reads its input").
 extension GraphContext {
-  /// The records of `type` in `bytes` (a bare array) imported into
+  /// The records of `type` in `bytes` (a bare array, or a response with
+  /// them at `root`) imported into
   /// `importer`'s transaction from their models; nil when the text holds
   /// anything this path leaves to the mapper's (an error among them): the
   /// caller then drops `importer` and imports the text that way. A text of
   /// `parseAheadBytes` or more is read on a helper thread, windows of
   /// models ahead of their import (`Overlap`).
-  func importModels(_ importer: inout GraphImporter, _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType)
+  func importModels(
+    _ importer: inout GraphImporter, _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, root: [Key]
+  )
     -> [GraphRecord]?
   {
     var records: [GraphRecord] = []
     var failed = false
     let schema = self.schema
     let read: Bool
-    if bytes.count >= parseAheadBytes {
+    if !root.isEmpty {
+      // records under a root: read whole first (`DirectReader.response`), then imported
+      guard let found = DirectReader.response(bytes, type, root: root, meta: nil, in: schema, records: true)
+      else { return nil }
+      for object in found.records {
+        guard let record = importer.importModel(object, parent: nil) else { return nil }
+        records.append(record)
+      }
+      read = true
+    } else if bytes.count >= parseAheadBytes {
       read =
         Overlap.run(
           depth: 8,

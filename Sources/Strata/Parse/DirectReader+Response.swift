@@ -19,13 +19,15 @@ extension DirectReader {
 
   /// The records of `type` at `root` and the metadata of `meta.type` at
   /// `meta.keys` of a response text, or nil to map it on the error-collecting path.
-  static func response(
+  /// `records`: read for a graph import (`DirectReader.records`), each
+  /// record partially.
+  package static func response(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, root: [Key],
     meta: (keys: [Key], type: ModelType)?,
-    in schema: Schema
+    in schema: Schema, records: Bool = false
   ) -> ResponseObjects? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, nil, sharing: true)
+    var reader = DirectReader(bytes, schema, nil, sharing: true, records: records)
     defer { reader.finish() }
     reader.parser.skipSpace()
     var found = Found()
@@ -46,7 +48,8 @@ extension DirectReader {
       else { return nil }
     }
     reader.parser.skipSpace()
-    guard reader.parser.position == reader.parser.end, !reader.parser.failed, reader.numbers.allConsumed,
+    guard reader.parser.position == reader.parser.end, !reader.parser.failed,
+      reader.records ? reader.numbers.isEmpty : reader.numbers.allConsumed,
       let records = found.records
     else { return nil }
     return ResponseObjects(records: records, metadata: found.metadata ?? nil)
@@ -147,6 +150,9 @@ extension DirectReader {
   /// (none); nil to give up.
   private mutating func records(_ type: ModelType) -> [ModelObject]? {
     guard parser.position < parser.end else { return nil }
+    // a graph import's records are read partially
+    partial = self.records
+    defer { partial = false }
     switch parser.base[parser.position] {
     case UInt8(ascii: "{"): return root(type).map { [$0] }
     case UInt8(ascii: "n"): return parser.literal("null") ? [] : nil

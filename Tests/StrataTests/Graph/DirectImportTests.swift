@@ -143,17 +143,27 @@ func importsStraightFromBytesEndAsTheMapperPathGives(seed: UInt64) throws {
   if seed % 3 == 0 { direct.engine.parseAheadBytes = 0 }
   var random = SeededRandom(seed: seed)
   for round in 0..<60 {
-    let text = randomDirectPage(
+    var text = randomDirectPage(
       &random, count: [0, 1, 2, 5, 20, 60].randomElement(using: &random) ?? 1,
       messy: Bool.random(using: &random))
+    // a third of the pages sit under a response's root, among other members
+    var root: String? = nil
+    if Int.random(in: 0..<3, using: &random) == 0 {
+      root = "data.posts"
+      let posts = [text, text, "null", #"{"id": 1, "title": "one"}"#].randomElement(using: &random) ?? text
+      let members = [#""n": 1"#, #""data": {"k": [1, {}], "posts": \#(posts)}"#, #""z": "\u00e9""#]
+      text = "{" + members.shuffled(using: &random).joined(separator: ", ") + "}"
+    }
     let orphans: OrphanDeletion? =
       Int.random(in: 0..<6, using: &random) == 0 ? OrphanDeletion(model: "Post") : nil
     var want: Result<ImportResult, StrataError>
-    do { want = .success(try mapped.import("Post", parsing: text, deleteOrphans: orphans)) } catch {
+    do { want = .success(try mapped.import("Post", parsing: text, root: root, deleteOrphans: orphans)) } catch
+    {
       want = .failure(error)
     }
     var got: Result<ImportResult, StrataError>
-    do { got = .success(try direct.import("Post", parsing: text, deleteOrphans: orphans)) } catch {
+    do { got = .success(try direct.import("Post", parsing: text, root: root, deleteOrphans: orphans)) } catch
+    {
       got = .failure(error)
     }
     switch (want, got) {
