@@ -25,6 +25,21 @@ extension GraphContext {
     }
   }
 
+  /// `prefetch` for input read straight into models (`importModels`): the
+  /// records `objects` and the records their relationships hold.
+  func prefetch(models objects: ArraySlice<ModelObject>) throws(StrataError) {
+    guard !memory.complete, let store = memory.store, let layout = store.readLayout else { return }
+    var collector = PageKeys(schema: schema)
+    for object in objects { collector.model(object, depth: 0) }
+    for (root, keys) in collector.keys {
+      let wanted = keys.filter { memory.index[root]?[$0]?.isFault ?? true }
+      guard !wanted.isEmpty, let table = layout.table(schema.models[root].name) else { continue }
+      let read = try store.prefetch(
+        table, keys: Array(wanted), schema: schema, listsUpTo: memory.listReadAtOnce)
+      memory.readAhead(root, read)
+    }
+  }
+
   /// `prefetch` for the records of `type` in `response` at `root`.
   func prefetch(_ response: JPtr, _ type: ModelType, root: ResponseLocation?) throws(StrataError) {
     guard !memory.complete, memory.store != nil else { return }
@@ -64,6 +79,27 @@ struct PageKeys {
         case .path(let path) = spec.location, let member = Self.follow(path, value)
       else { continue }
       related(member, schema.models[relation.target], depth: depth + 1)
+    }
+  }
+
+  /// Collects from `object`, a record's partial model read from input
+  /// (`DirectReader.forEachRecord`): its key, and those of the records its
+  /// relationships hold (nested models).
+  mutating func model(_ object: ModelObject, depth: Int) {
+    guard depth < Self.depthLimit else { return }
+    let type = object.type
+    if Self.keySpec(type) != nil, let index = type.primaryKey.first, index < object.slots.count,
+      case .leaf(let leaf) = object.slots[index], let key = RecordKey(json: leaf)
+    {
+      keys[type.keyRoot, default: []].insert(key)
+    }
+    for index in type.relations where index < object.slots.count {
+      switch object.slots[index] {
+      case .model(let nested): model(nested, depth: depth + 1)
+      case .array(let elements):
+        for case .model(let nested) in elements { model(nested, depth: depth + 1) }
+      default: continue
+      }
     }
   }
 

@@ -406,16 +406,20 @@ package final class GraphContext: @unchecked Sendable {
     let root = shape.root?.keys ?? []
     let rootBytes = root.map { Array($0.name.utf8) }
     let outcome = changingLocked { () -> Result<ImportOutcome?, StrataError> in
-      // no key injector (the host's code sees jansson objects) and no
-      // reading ahead: straight from the bytes to records,
+      // no key injector (the host's code sees jansson objects): straight
+      // from the bytes to records,
       // unless the text holds what only the mapper's path takes
-      if directImports, schema.keyInjectors.isEmpty, memory.complete || memory.store == nil {
+      if directImports, schema.keyInjectors.isEmpty {
         var direct = GraphImporter(schema: schema, memory: memory)
         direct.tracksSeen = request.orphans != nil
-        if let records = importModels(&direct, bytes, type, root: root) {
-          directImportCount += 1
-          defer { memory.dropPrefetched() }
-          return finish(&direct, records, request).map { $0 }
+        defer { memory.dropPrefetched() }
+        do throws(StrataError) {
+          if let records = try importModels(&direct, bytes, type, root: root) {
+            directImportCount += 1
+            return finish(&direct, records, request).map { $0 }
+          }
+        } catch {
+          return .failure(error)
         }
       }
       var importer = GraphImporter(schema: schema, memory: memory)

@@ -131,7 +131,7 @@ func randomDirectPage(_ random: inout SeededRandom, count: Int, messy: Bool) -> 
 /// (the records, the counts of created, updated and unchanged records, the
 /// warnings, or the same errors at the same paths), and hold the same graph
 /// after it, in memory and in a file.
-@Test(arguments: 0..<6)
+@Test(arguments: 0..<8)
 func importsStraightFromBytesEndAsTheMapperPathGives(seed: UInt64) throws {
   let schema = try Schema(parsing: directImportSchemaText)
   let directory = try TemporaryDirectory()
@@ -139,10 +139,15 @@ func importsStraightFromBytesEndAsTheMapperPathGives(seed: UInt64) throws {
   let direct = try Context(schema: schema, path: inFile ? directory.path("direct.db") : nil)
   let mapped = try Context(schema: schema, path: inFile ? directory.path("mapped.db") : nil)
   mapped.engine.directImports = false
-  // half the seeds read long pages on a helper thread
+  // a third of the seeds read long pages on a helper thread
   if seed % 3 == 0 { direct.engine.parseAheadBytes = 0 }
+  // and some file contexts keep few records, so that imports read ahead
+  if inFile && seed % 4 == 3 {
+    try direct.setCacheLimit(3)
+    try mapped.setCacheLimit(3)
+  }
   var random = SeededRandom(seed: seed)
-  for round in 0..<60 {
+  for round in 0..<45 {
     var text = randomDirectPage(
       &random, count: [0, 1, 2, 5, 20, 60].randomElement(using: &random) ?? 1,
       messy: Bool.random(using: &random))
@@ -185,14 +190,25 @@ func importsStraightFromBytesEndAsTheMapperPathGives(seed: UInt64) throws {
     }
     let models = ["User", "Post", "Tag", "Source", "Media", "Vote"]
     #expect(
-      try graphDump(direct, models) == graphDump(mapped, models), "seed \(seed) round \(round): \(text)")
+      try flatDump(direct, models) == flatDump(mapped, models), "seed \(seed) round \(round): \(text)")
     // and every record maps under its schema, and reads back as written
     #expect(throws: Never.self, "seed \(seed) round \(round): \(text)") { try mapped.check() }
     #expect(throws: Never.self, "seed \(seed) round \(round)") { try direct.check() }
   }
   // the pages hold enough plain ones for the direct path to have been taken
-  #expect(direct.engine.directImportCount > 20, "seed \(seed)")
+  #expect(direct.engine.directImportCount > 15, "seed \(seed)")
   #expect(mapped.engine.directImportCount == 0)
+}
+
+/// Every record of `models` in `context` (whether a stub, and its own
+/// values with relationships as keys), in key order: `graphDump` without
+/// the nesting, which grows with the graph.
+func flatDump(_ context: Context, _ models: [String]) throws -> [String: [String]] {
+  var dump: [String: [String]] = [:]
+  for model in models {
+    dump[model] = try context.all(model).map { "\($0.isStub) \(try $0.dictionary(levels: 0))" }
+  }
+  return dump
 }
 
 /// A user repeated byte for byte is read once and shared among the posts
