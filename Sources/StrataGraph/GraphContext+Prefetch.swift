@@ -13,9 +13,16 @@ extension GraphContext {
   /// name, with the keys the file does not hold; the caller holds the
   /// change lock, inside the import's write transaction.
   func prefetch(_ elements: [JPtr], _ type: ModelType) throws(StrataError) {
-    guard !memory.complete, let store = memory.store, let layout = store.readLayout else { return }
+    guard !memory.complete, memory.store != nil else { return }
     var collector = PageKeys(schema: schema)
     for element in elements { collector.object(element, type, depth: 0) }
+    try readAhead(collector)
+  }
+
+  /// Reads the records under the keys `collector` found that the cache
+  /// holds only as faults or not at all, in a few statements per table.
+  private func readAhead(_ collector: PageKeys) throws(StrataError) {
+    guard let store = memory.store, let layout = store.readLayout else { return }
     for (root, keys) in collector.keys {
       let wanted = keys.filter { memory.index[root]?[$0]?.isFault ?? true }
       guard !wanted.isEmpty, let table = layout.table(schema.models[root].name) else { continue }
@@ -28,16 +35,10 @@ extension GraphContext {
   /// `prefetch` for input read straight into models (`importModels`): the
   /// records `objects` and the records their relationships hold.
   func prefetch(models objects: ArraySlice<ModelObject>) throws(StrataError) {
-    guard !memory.complete, let store = memory.store, let layout = store.readLayout else { return }
+    guard !memory.complete, memory.store != nil else { return }
     var collector = PageKeys(schema: schema)
     for object in objects { collector.model(object, depth: 0) }
-    for (root, keys) in collector.keys {
-      let wanted = keys.filter { memory.index[root]?[$0]?.isFault ?? true }
-      guard !wanted.isEmpty, let table = layout.table(schema.models[root].name) else { continue }
-      let read = try store.prefetch(
-        table, keys: Array(wanted), schema: schema, listsUpTo: memory.listReadAtOnce)
-      memory.readAhead(root, read)
-    }
+    try readAhead(collector)
   }
 
   /// `prefetch` for the records of `type` in `response` at `root`.

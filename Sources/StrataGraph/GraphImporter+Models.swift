@@ -135,13 +135,7 @@ extension GraphImporter {
         else { return fail() != nil }
         targets.append(target)
       }
-      let policy: GraphTransaction.ListPolicy
-      switch spec.merge {
-      case .union: policy = .union
-      case .append: policy = .append
-      default: policy = .replace
-      }
-      transaction.setMany(record, index, targets, policy: policy)
+      transaction.setMany(record, index, targets, policy: GraphTransaction.ListPolicy(spec.merge))
       return true
     case .leaf, .dict:
       return fail() != nil

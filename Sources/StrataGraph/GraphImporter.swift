@@ -389,13 +389,7 @@ struct GraphImporter {
         }
       }
       if failed { return }
-      let policy: GraphTransaction.ListPolicy
-      switch spec.merge {
-      case .union: policy = .union
-      case .append: policy = .append
-      default: policy = .replace
-      }
-      transaction.setMany(record, index, targets, policy: policy)
+      transaction.setMany(record, index, targets, policy: GraphTransaction.ListPolicy(spec.merge))
     case .model(let object):
       if let target = adopt(object) { transaction.setOne(record, index, target) }
     case .dict:

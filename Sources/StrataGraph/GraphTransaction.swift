@@ -186,6 +186,16 @@ struct GraphTransaction {
 
   /// How a to-many relationship takes an input list.
   enum ListPolicy {
+    /// The policy of a relationship whose merge policy is `merge`:
+    /// `union` and `append` as they say, any other replaces.
+    init(_ merge: MergePolicy) {
+      switch merge {
+      case .union: self = .union
+      case .append: self = .append
+      default: self = .replace
+      }
+    }
+
     /// Exactly the input's list, in its order.
     case replace
     /// What is there stays where it is; records not there are added at the end.
