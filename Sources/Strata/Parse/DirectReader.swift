@@ -23,7 +23,7 @@ package struct DirectReader {
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
   /// The keys met under each object plan and path plan (`KeyMemo`).
-  private let memos: KeyMemos
+  let memos: KeyMemos
   /// The nested models read so far, by their bytes (`SharedModels`): for
   /// an array of records or a response; nil for one record (a call of its
   /// own, or a line of JSON lines), whose nested objects are read each time.
@@ -169,7 +169,7 @@ package struct DirectReader {
   /// The direct plan for the object at `position` of model `index`: the
   /// model's own, or for a class cluster the plan of the subtype the object
   /// chooses (its keys read first); nil to read the object the ordinary way.
-  private mutating func directPlan(_ index: Int) -> DirectPlan? {
+  mutating func directPlan(_ index: Int) -> DirectPlan? {
     guard index < plans.count else { return nil }
     if let own = plans[index] { return own }
     let type = schema.models[index]
@@ -316,98 +316,13 @@ package struct DirectReader {
     return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown)
   }
 
-  /// Reads the value at `position` for an object only key paths go through:
-  /// its wanted members fill the slots of the properties they end at; null
-  /// gives each of those properties its null value, as the mapper does for
-  /// a key path through null. False on any error, or on any other value
-  /// (the mapper reports a key path through a non-object).
-  private mutating func descend(
-    _ path: DirectPlan.PathPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
-  ) -> Bool {
-    guard parser.position < parser.end else { return false }
-    // a key met again replaces what its earlier value gave
-    for index in path.properties {
-      slots[index].release()
-      slots[index] = .absent
-    }
-    switch parser.base[parser.position] {
-    case UInt8(ascii: "{"): break
-    case UInt8(ascii: "n"):
-      guard parser.literal("null") else { return false }
-      for index in path.properties {
-        mapper.clearsNull = partial && !plan.type.properties[index].required
-        slots[index] = mapper.nullValue(
-          plan.types[index], Mapper.Owner(model: plan.type, property: index), extra: path.prefix)
-      }
-      mapper.clearsNull = false
-      return mapper.errors.isEmpty
-    default: return false
-    }
-    parser.depth += 1
-    defer { parser.depth -= 1 }
-    guard parser.depth < PrunedParser.depthLimit else { return false }
-    parser.position += 1
-    parser.skipSpace()
-    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "}") {
-      parser.position += 1
-      return true
-    }
-    let memo = memos.memo(ObjectIdentifier(path))
-    var cursor = 0
-    while true {
-      // written out rather than through `parser.memberKey`: a hot loop on
-      // payloads read through key paths (Benchmarks/README.md, "Choices the
-      // figures made")
-      let found: Int?
-      if let hit = memo.match(parser.base, parser.position, parser.end, cursor: &cursor) {
-        found = hit.found < 0 ? nil : hit.found
-        parser.position += hit.span
-        parser.skipSpace()
-      } else {
-        let start = parser.position
-        guard let key = parser.memberKeyAndColon() else { return false }
-        if let raw = key {
-          found = path.want.find(UnsafeBufferPointer(start: parser.base + raw.lowerBound, count: raw.count))
-          memo.note(
-            parser.base, start: start, span: parser.position - start, keyLength: raw.count,
-            found: found ?? -1,
-            cursor: &cursor)
-        } else {
-          found = parser.withString { path.want.find($0) }
-        }
-      }
-      if let found, found < path.scalars.count, case let scalar = path.scalars[found], scalar.property >= 0 {
-        guard let slot = scalarSlot(plan, scalar.property, scalar.scalar) else { return false }
-        slots[scalar.property].release()
-        slots[scalar.property] = slot
-      } else if let found, found < path.entries.count {
-        switch path.entries[found] {
-        case .property(let index, let shape, let want):
-          guard let slot = property(plan, index, shape, want) else { return false }
-          slots[index].release()
-          slots[index] = slot
-        case .descend(let inner):
-          guard descend(inner, plan, &slots) else { return false }
-        case .collect, .plucks: return false
-        }
-      } else if !parser.skipMember() {
-        return false
-      }
-      switch parser.afterMember(closing: UInt8(ascii: "}")) {
-      case .more: continue
-      case .closed: return true
-      case .failed: return false
-      }
-    }
-  }
-
   private mutating func emptyObject() -> JPtr? {
     if empty == nil { empty = json_object() }
     return empty
   }
 
   /// The slot of property `index` of `plan`'s model from the value at `position`; nil on any error.
-  private mutating func property(_ plan: DirectPlan, _ index: Int, _ shape: DirectPlan.Shape, _ want: Want)
+  mutating func property(_ plan: DirectPlan, _ index: Int, _ shape: DirectPlan.Shape, _ want: Want)
     -> Slot?
   {
     guard parser.position < parser.end else { return nil }
@@ -441,7 +356,7 @@ package struct DirectReader {
   /// The slot of property `index` of `plan`'s model, of `scalar` shape,
   /// from the value at `position`: the value as built when it has the
   /// scalar's JSON type, otherwise what the mapper makes of it; nil on any error.
-  @inline(__always) private mutating func scalarSlot(
+  @inline(__always) mutating func scalarSlot(
     _ plan: DirectPlan, _ index: Int, _ scalar: DirectPlan.Scalar
   )
     -> Slot?
@@ -504,51 +419,4 @@ package struct DirectReader {
     return partial && spec.merge.mergesModels
   }
 
-  /// What reading an array of models directly gave.
-  private enum ListOutcome {
-    case read(Slot)
-    /// An error: give up.
-    case failed
-    /// An element that is not an object: read the array the ordinary way.
-    case other
-  }
-
-  /// An array of model `model`, every element an object read directly
-  /// (each choosing its subtype, for a class cluster).
-  private mutating func list(_ model: Int) -> ListOutcome {
-    // as Mapper.slot for arrays: one level of the mapper's nesting
-    guard mapper.canDescend() else { return .failed }
-    mapper.depth += 1
-    defer { mapper.depth -= 1 }
-    parser.depth += 1
-    defer { parser.depth -= 1 }
-    guard parser.depth < PrunedParser.depthLimit else { return .failed }
-    parser.position += 1
-    parser.skipSpace()
-    var out = ContiguousArray<Slot>()
-    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
-      parser.position += 1
-      return .read(.array(out))
-    }
-    while true {
-      guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "{"),
-        let plan = directPlan(model)
-      else {
-        for slot in out { slot.release() }
-        return parser.failed ? .failed : .other
-      }
-      guard let object = nestedObject(plan) else {
-        for slot in out { slot.release() }
-        return .failed
-      }
-      out.append(.model(object))
-      switch parser.afterMember(closing: UInt8(ascii: "]")) {
-      case .more: continue
-      case .closed: return .read(.array(out))
-      case .failed:
-        for slot in out { slot.release() }
-        return .failed
-      }
-    }
-  }
 }
