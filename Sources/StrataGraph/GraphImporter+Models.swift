@@ -22,11 +22,9 @@ extension GraphImporter {
     mapper.depth += 1
     defer { mapper.depth -= 1 }
     let errorsBefore = mapper.errors.count
-    // the relationships' values, borrowed from the (maybe shared) model
-    var held = Slot.absentSlots(chosen.properties.count)
-    for index in chosen.relations where index < object.slots.count && index < held.count {
-      held[index] = object.slots[index]
-    }
+    // the relationships' values are the model's own slots (borrowed: it
+    // may be shared); every reader of `held` looks at relationships only
+    let held = object.slots
     reportNullRelations(held, chosen)
     guard mapper.errors.count == errorsBefore else { return fail() }
     var parts: [RecordKey] = []

@@ -289,10 +289,8 @@ package struct DirectReader {
       // a relationship read from the input other than at one key: the import's own path
       if records && partial
         && plan.generic.contains(where: {
-          guard type.properties[$0].relation != nil, case .none = type.properties[$0].location else {
-            return type.properties[$0].relation != nil
-          }
-          return false
+          if case .none = type.properties[$0].location { return false }  // json: false, never read
+          return type.properties[$0].relation != nil
         })
       {
         return nil
