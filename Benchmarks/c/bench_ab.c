@@ -5,7 +5,11 @@
  * B/A stays steady where two separate runs do not (Benchmarks/README.md,
  * "Allocations per record").
  *
- *   bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS]
+ *   bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS [import-file]]
+ *
+ * With import-file, each round instead times the graph's import of the
+ * payload into a new SQLite file (strata_context_open, _importb, _close:
+ * what bench_graph's import-file repeats), the files in a temporary folder.
  *
  * LIB_A and LIB_B are paths of two different files (copy the build before
  * a change somewhere first); each is opened with dlopen(RTLD_LOCAL), so
@@ -17,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strata.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_file.h"
 
@@ -26,11 +32,18 @@ typedef strata_model_t **(*manyb_fn)(strata_schema_t *, const char *, const char
                                      strata_error_t *);
 typedef void (*decref_fn)(strata_model_t *);
 typedef void (*free_fn)(void *);
+typedef strata_context_t *(*open_fn)(const strata_schema_t *, const char *, strata_error_t *);
+typedef strata_model_t **(*importb_fn)(strata_context_t *, const char *, const char *, size_t, json_t *,
+                                       strata_keep_fn, void *, size_t *, json_t **, strata_error_t *);
+typedef void (*context_fn)(strata_context_t *);
 
 struct library {
     manyb_fn manyb;
     decref_fn decref;
     free_fn release;
+    open_fn open;
+    importb_fn importb;
+    context_fn close, context_decref;
     strata_schema_t *schema;
     double best, total;
 };
@@ -62,6 +75,10 @@ static void open_library(struct library *lib, const char *path, const char *sche
     lib->manyb = (manyb_fn)symbol(handle, "strata_map_manyb");
     lib->decref = (decref_fn)symbol(handle, "strata_model_decref");
     lib->release = (free_fn)symbol(handle, "strata_free");
+    lib->open = (open_fn)symbol(handle, "strata_context_open");
+    lib->importb = (importb_fn)symbol(handle, "strata_context_importb");
+    lib->close = (context_fn)symbol(handle, "strata_context_close");
+    lib->context_decref = (context_fn)symbol(handle, "strata_context_decref");
     lib->schema = load(schema_path, &err);
     if (lib->schema == NULL) {
         fprintf(stderr, "bench_ab: %s: %s\n", schema_path, err.message);
@@ -90,6 +107,41 @@ static void run(struct library *lib, const char *model, const char *buf, size_t 
     lib->total += t2 - t0;
 }
 
+/* One import of the payload into a new file of `folder`, timed whole. */
+static void run_import(struct library *lib, const char *model, const char *buf, size_t len, const char *folder) {
+    static int serial = 0;
+    strata_error_t err;
+    char path[4096];
+    size_t count = 0, i;
+    double t0, t1;
+    snprintf(path, sizeof path, "%s/ab-%d.db", folder, serial++);
+    t0 = now();
+    strata_context_t *context = lib->open(lib->schema, path, &err);
+    if (context == NULL) {
+        fprintf(stderr, "bench_ab: open: %s\n", err.message);
+        exit(1);
+    }
+    strata_model_t **ms = lib->importb(context, model, buf, len, NULL, NULL, NULL, &count, NULL, &err);
+    if (ms == NULL) {
+        fprintf(stderr, "bench_ab: import: %s at %s\n", err.message, err.path);
+        exit(1);
+    }
+    for (i = 0; i < count; i++)
+        lib->decref(ms[i]);
+    lib->release(ms);
+    lib->close(context);
+    lib->context_decref(context);
+    t1 = now();
+    if (t1 - t0 < lib->best)
+        lib->best = t1 - t0;
+    lib->total += t1 - t0;
+    for (i = 0; i < 3; i++) {
+        char file[4200];
+        snprintf(file, sizeof file, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+        unlink(file);
+    }
+}
+
 int main(int argc, char **argv) {
     struct library libs[2];
     char *buf;
@@ -100,13 +152,26 @@ int main(int argc, char **argv) {
         return 2;
     }
     reps = argc > 6 ? atoi(argv[6]) : 10;
+    int imports = argc > 7 && strcmp(argv[7], "import-file") == 0;
+    char folder[] = "/tmp/bench-ab-XXXXXX";
+    if (imports && mkdtemp(folder) == NULL) {
+        perror("bench_ab: mkdtemp");
+        return 1;
+    }
     buf = bench_read_file("bench_ab", argv[3], &n);
     open_library(&libs[0], argv[1], argv[4]);
     open_library(&libs[1], argv[2], argv[4]);
     for (r = 0; r < reps; r++) {
-        run(&libs[r & 1], argv[5], buf, n);
-        run(&libs[1 - (r & 1)], argv[5], buf, n);
+        if (imports) {
+            run_import(&libs[r & 1], argv[5], buf, n, folder);
+            run_import(&libs[1 - (r & 1)], argv[5], buf, n, folder);
+        } else {
+            run(&libs[r & 1], argv[5], buf, n);
+            run(&libs[1 - (r & 1)], argv[5], buf, n);
+        }
     }
+    if (imports)
+        rmdir(folder);
     printf("A best %.2f ms (map + release mean %.2f)  B best %.2f ms (map + release mean %.2f)  B/A %.3f\n",
            libs[0].best * 1e3, libs[0].total / reps * 1e3, libs[1].best * 1e3, libs[1].total / reps * 1e3,
            libs[1].best / libs[0].best);

@@ -88,57 +88,99 @@ enum GraphCommit {
   static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)
     throws(StrataError) -> Counts
   {
+    // each record's committed state, its object made below (`committed`)
     var finished: [(GraphRecord, RecordState?)] = []
+    var owned: [Bool] = []
     finished.reserveCapacity(transaction.touched.count)
+    owned.reserveCapacity(transaction.touched.count)
     for record in transaction.touched {
       if transaction.deleted.contains(ObjectIdentifier(record)) {
         finished.append((record, nil))
+        owned.append(false)
         continue
       }
-      var state = transaction.state(record)
-      let owned =
-        transaction.ownsObject.contains(ObjectIdentifier(record)) && state.object.type === state.model
+      let state = transaction.state(record)
+      finished.append((record, state))
+      owned.append(
+        transaction.ownsObject.contains(ObjectIdentifier(record)) && state.object.type === state.model)
+    }
+    let schema = transaction.schema
+    let limit = memory.listShownAtCommit
+    let source = memory.owner
+    // The committed object of `finished[index]`. It touches nothing but the
+    // record's new state and object, so it may run on the store's helper
+    // thread while the calling thread writes rows.
+    func committed(_ record: GraphRecord, _ state: RecordState, owned: Bool) -> ModelObject {
       // a long list is written into the object when the object is first
       // asked for (`GraphRecord.staleObject`), not at every commit that adds to it
       let object =
         owned
-        ? GraphOutput.materializeInPlace(state, leavingLongerThan: memory.listShownAtCommit)
-        : GraphOutput.materialize(
-          state, schema: transaction.schema, leavingLongerThan: memory.listShownAtCommit)
+        ? GraphOutput.materializeInPlace(state, leavingLongerThan: limit)
+        : GraphOutput.materialize(state, schema: schema, leavingLongerThan: limit)
       object.graphRecord = record
       object.recordIsStub = state.isStub
-      object.recordSource = memory.owner
-      state.object = object
-      finished.append((record, state))
+      object.recordSource = source
+      return object
     }
     if let store {
+      // the rows are made from the committed objects (as from `body(state)`),
+      // each object made as its row is (on a helper thread when they are many)
       var changes: [GraphStore.Change] = []
-      for (record, state) in finished {
+      var changed: [Int] = []
+      var newlyMade: [Bool] = []
+      for (index, (record, state)) in finished.enumerated() {
         let root = transaction.schema.models[record.keyRoot].name
+        let isNew = transaction.isNewlyMade(record)
         if let state {
-          let kept = transaction.isNewlyMade(record) ? [:] : keptLinks(from: record.storedState, to: state)
-          // the row is made from the committed object (as from `body(state)`),
+          var change = GraphStore.Change(model: root, key: record.keyJSON, body: nil, isNew: isNew)
+          change.objectType = state.model
+          changes.append(change)
+        } else if !isNew {
+          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
+        } else {
+          continue
+        }
+        changed.append(index)
+        newlyMade.append(isNew)
+      }
+      let objects = CommittedObjects(count: finished.count)
+      defer { objects.release() }
+      if !changes.isEmpty {
+        try store.write(changes) { (position: Int) -> GraphStore.Change in
+          let index = changed[position]
+          let (record, state) = finished[index]
+          guard let state else { return changes[position] }
+          let object = committed(record, state, owned: owned[index])
+          objects.set(index, object)
           // its to-many lists from the links (the object may leave long ones out)
+          let kept = newlyMade[position] ? [:] : keptLinks(from: record.storedState, to: state)
           var lists: [String: [JPtr]] = [:]
-          for index in state.model.relations where index < state.links.count {
-            guard case .many(let list) = state.links[index], index < state.model.properties.count else {
+          for property in state.model.relations where property < state.links.count {
+            guard case .many(let list) = state.links[property], property < state.model.properties.count else {
               continue
             }
-            let name = state.model.properties[index].name
+            let name = state.model.properties[property].name
             lists[name] = list.items.dropFirst(kept[name]?.drop ?? 0).map(\.keyJSON)
           }
-          changes.append(
-            GraphStore.Change(
-              model: root, key: record.keyJSON, object: state.object, stub: state.isStub, lists: lists,
-              keptLinks: kept.mapValues(\.start), isNew: transaction.isNewlyMade(record)))
-        } else if !transaction.isNewlyMade(record) {
-          changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
+          return GraphStore.Change(
+            model: changes[position].model, key: record.keyJSON, object: object, stub: state.isStub,
+            lists: lists, keptLinks: kept.mapValues(\.start), isNew: newlyMade[position])
         }
       }
-      if !changes.isEmpty { try store.write(changes) }
       // the change is in the file (committed, when a transaction holds the
       // file's write lock around the whole change) before memory takes it
       try store.connection.commitNow()
+      for index in finished.indices {
+        guard let state = finished[index].1 else { continue }
+        let object = objects.take(index) ?? committed(finished[index].0, state, owned: owned[index])
+        finished[index].1?.object = object
+      }
+    } else {
+      for index in finished.indices {
+        guard let state = finished[index].1 else { continue }
+        let object = committed(finished[index].0, state, owned: owned[index])
+        finished[index].1?.object = object
+      }
     }
     var counts = Counts()
     var created: [String: Int] = [:]
@@ -182,5 +224,37 @@ enum GraphCommit {
     counts.deleted = counts.deleted.map { ($0.0, deleted[$0.0] ?? 0) }
     memory.nextSynthetic = transaction.nextSynthetic
     return counts
+  }
+}
+
+/// The committed objects a store's write made (`GraphCommit.commit`), by
+/// the index of their record: set on the write's helper thread, each slot
+/// once, and read on the calling thread after the write returned.
+private final class CommittedObjects {
+  private let slots: UnsafeMutablePointer<Unmanaged<ModelObject>?>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    slots = .allocate(capacity: max(count, 1))
+    slots.initialize(repeating: nil, count: max(count, 1))
+  }
+
+  /// Keeps `object` as the one of record `index`.
+  func set(_ index: Int, _ object: ModelObject) {
+    slots[index]?.release()
+    slots[index] = .passRetained(object)
+  }
+
+  /// The object of record `index` (given up by this holder), or nil.
+  func take(_ index: Int) -> ModelObject? {
+    defer { slots[index] = nil }
+    return slots[index]?.takeRetainedValue()
+  }
+
+  /// Lets go of the objects not taken.
+  func release() {
+    for index in 0..<max(count, 1) { slots[index]?.release() }
+    slots.deallocate()
   }
 }

@@ -29,6 +29,9 @@ extension GraphStore {
     var object: ModelObject? = nil
     var stub = false
     var lists: [String: [JPtr]] = [:]
+    /// For a change whose object is made later (`write(_:completing:)`):
+    /// the model of that object, which chooses how its table stores it.
+    var objectType: ModelType? = nil
 
     /// A change from its parts.
     package init(model: String, key: JPtr, body: JPtr?, keptLinks: [String: Int] = [:], isNew: Bool = false) {
@@ -112,7 +115,7 @@ extension GraphStore {
   /// the crash test uses it to know it is half-way).
   package func write(_ changes: [Change], progress: ((Int) -> Void)? = nil) throws(StrataError) {
     if changes.count >= writeOverlapFrom {
-      try writeOverlapped(changes, progress: progress)
+      try writeOverlapped(changes, completing: { changes[$0] }, progress: progress)
       return
     }
     let rows = try prepare(changes, layout: layout)
@@ -120,6 +123,24 @@ extension GraphStore {
     try connection.writeTransaction { () throws(StrataError) in
       try apply(rows, layout: layout, progress: progress)
     }
+  }
+
+  /// `write` of changes whose objects are made while earlier rows are
+  /// written: each of `changes` holds its model, key and `isNew`, and an
+  /// upsert its `objectType` (a change with neither is a delete);
+  /// `complete(index)` gives change `index` whole (its object, `stub` and
+  /// lists). It is called once per upsert, in key order, on a helper
+  /// thread when there are many changes (`writeOverlapFrom`), so it must
+  /// touch nothing the calling thread does meanwhile (the calling thread
+  /// only writes rows). On an error nothing is written, as in `write`.
+  package func write(_ changes: [Change], completing complete: (Int) -> Change) throws(StrataError) {
+    if changes.count >= writeOverlapFrom {
+      try writeOverlapped(changes, completing: complete, progress: nil)
+      return
+    }
+    var whole = changes
+    for index in whole.indices where whole[index].objectType != nil { whole[index] = complete(index) }
+    try write(whole)
   }
 
   /// Turns changes into rows (outside any transaction).
@@ -130,7 +151,7 @@ extension GraphStore {
       try Self.located(index) { () throws(StrataError) in
         var made = try placed(change, layout: layout)
         let plan = try change.object.map { object throws(StrataError) in
-          try self.plan(made.table, for: object)
+          try self.plan(made.table, for: object.type)
         }
         made.row = try Self.row(of: change, made, plan: plan, layout: layout)
         prepared.append(made)
@@ -163,15 +184,15 @@ extension GraphStore {
     }
   }
 
-  /// How `table` stores the records of `object`'s model (from the calling
+  /// How `table` stores the records of `type` (from the calling
   /// thread's statements).
-  private func plan(_ table: TableLayout.Table, for object: ModelObject) throws(StrataError)
+  private func plan(_ table: TableLayout.Table, for type: ModelType) throws(StrataError)
     -> RecordRows.Plan
   {
-    guard let plan = statements.plan(table, type: object.type) else {
+    guard let plan = statements.plan(table, type: type) else {
       throw StrataError(
         code: .argument,
-        message: "the table '\(table.name)' does not hold records of '\(object.type.name)'")
+        message: "the table '\(table.name)' does not hold records of '\(type.name)'")
     }
     return plan
   }
@@ -218,7 +239,10 @@ extension GraphStore {
   /// statements; the helper reads the committed objects and the layout. A
   /// row that cannot be made fails the transaction (nothing is written),
   /// its error at `/N` as in `prepare`.
-  private func writeOverlapped(_ changes: [Change], progress: ((Int) -> Void)?) throws(StrataError) {
+  private func writeOverlapped(
+    _ changes: [Change], completing complete: (Int) -> Change,
+    progress: ((Int) -> Void)?
+  ) throws(StrataError) {
     let layout = self.layout
     var placed: [PreparedChange] = []
     placed.reserveCapacity(changes.count)
@@ -227,9 +251,10 @@ extension GraphStore {
     for (index, change) in changes.enumerated() {
       try Self.located(index) { () throws(StrataError) in
         let made = try self.placed(change, layout: layout)
-        if let object = change.object, plans[ObjectIdentifier(object.type)]?[made.table.name] == nil {
-          plans[ObjectIdentifier(object.type), default: [:]][made.table.name] = try plan(
-            made.table, for: object)
+        if let type = change.objectType ?? change.object?.type,
+          plans[ObjectIdentifier(type)]?[made.table.name] == nil
+        {
+          plans[ObjectIdentifier(type), default: [:]][made.table.name] = try plan(made.table, for: type)
         }
         placed.append(made)
       }
@@ -248,11 +273,11 @@ extension GraphStore {
             for index in order {
               var change = placed[index]
               do throws(StrataError) {
-                let plan = changes[index].object.flatMap {
-                  plans[ObjectIdentifier($0.type)]?[change.table.name]
-                }
+                let whole =
+                  changes[index].objectType != nil ? complete(index) : changes[index]
+                let plan = whole.object.flatMap { plans[ObjectIdentifier($0.type)]?[change.table.name] }
                 change.row = try Self.located(index) { () throws(StrataError) in
-                  try Self.row(of: changes[index], change, plan: plan, layout: layout)
+                  try Self.row(of: whole, change, plan: plan, layout: layout)
                 }
               } catch {
                 if !batch.isEmpty { _ = channel.send(batch) }
