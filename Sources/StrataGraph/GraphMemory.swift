@@ -381,10 +381,31 @@ final class GraphMemory {
     if store != nil { complete = false }
   }
 
-  /// Drops every record, breaking the reference cycles between them.
+  /// Drops every record, breaking the reference cycles between them. A
+  /// large graph's links and index are let go of on a helper thread
+  /// (`ReleaseAside`); each record is marked deleted here, at once.
   func clear() {
-    for record in records { record.clear() }
+    guard count >= ReleaseAside.from else {
+      for record in records { record.clear() }
+      index = [:]
+      count = 0
+      faults = 0
+      return
+    }
+    var held: [Any] = []
+    do {
+      // no reference to a record outlives this block but those in `held`
+      let all = records
+      held.reserveCapacity(2 * all.count + 1)
+      for record in all {
+        held.append(record.storedState.links)
+        held.append(record.storedState.incoming)
+        record.clear()
+      }
+    }
+    held.append(index)
     index = [:]
+    ReleaseAside.release(consume held)
     count = 0
     faults = 0
   }

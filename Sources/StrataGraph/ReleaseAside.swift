@@ -1,0 +1,82 @@
+import Glibc
+import Strata
+
+/// Lets go of a large graph on a helper thread, as Redis's lazy free does:
+/// closing a context of many records hands what it held to a thread of
+/// its own and returns, instead of waiting while every record, object and
+/// value is freed one by one (for 20,000 issues, about as long as their
+/// import's writes).
+///
+/// Only what nobody else can reach is handed over: the records' links and
+/// the cache's index, taken out of the records on the calling thread
+/// (`GraphMemory.clear`). A record handle the host still holds keeps its
+/// object, whose reference count is atomic; the helper only releases.
+/// Graphs smaller than `from` records, and any graph while `most` helpers
+/// are still at work or when no thread can start, are let go of in place.
+enum ReleaseAside {
+  /// Graphs of fewer records are let go of in place: a thread costs more than it saves.
+  static let from = 4096
+  /// At most this many helpers at once; past it, in place (memory stays bounded).
+  static let most = 2
+
+  /// What a helper drops.
+  private final class Held {
+    let values: [Any]
+    init(_ values: consuming [Any]) { self.values = values }
+  }
+
+  /// Drops `values` (whose last references the caller gives up) on a
+  /// helper thread with a stack of `DeepStack.helperStack` (releasing
+  /// nested values recurses), or in place when `most` helpers are at work
+  /// or no thread can start.
+  static func release(_ values: consuming [Any]) {
+    guard gate.enter() else { return }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    var thread = pthread_t()
+    // the box is the values' only holder from here on: the helper's release frees them
+    let context = Unmanaged.passRetained(Held(consume values)).toOpaque()
+    let started =
+      pthread_attr_setstacksize(&attributes, DeepStack.helperStack) == 0
+      && pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0
+      && pthread_create(&thread, &attributes, drop, context) == 0
+    if !started {
+      Unmanaged<Held>.fromOpaque(context).release()
+      gate.leave()
+    }
+  }
+
+  /// The helpers at work, under a mutex.
+  private final class Gate: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var working = 0
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    /// True when a helper may start (counted as at work).
+    func enter() -> Bool {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      guard working < ReleaseAside.most else { return false }
+      working += 1
+      return true
+    }
+
+    /// A helper is done.
+    func leave() {
+      pthread_mutex_lock(mutex)
+      working -= 1
+      pthread_mutex_unlock(mutex)
+    }
+  }
+
+  private static let gate = Gate()
+
+  /// The helper's start routine: releases what it was given, then leaves the gate.
+  private static let drop: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+    if let raw { Unmanaged<Held>.fromOpaque(raw).release() }
+    ReleaseAside.gate.leave()
+    return nil
+  }
+}
