@@ -48,6 +48,8 @@ package final class SQLiteConnection {
   private var walIndex: UnsafeRawPointer?
   /// True once `dataVersion` read the file.
   private var dataVersionAsked = false
+  /// A file in WAL mode: its checkpoints, on a helper thread.
+  private var checkpointer: WALCheckpointer?
 
   /// True for an in-memory database.
   package var isMemory: Bool { path == ":memory:" }
@@ -144,6 +146,11 @@ package final class SQLiteConnection {
     }
     try execute("PRAGMA synchronous=FULL")
     inWAL = true
+    if let handle {
+      let checkpointer = WALCheckpointer(path: path)
+      checkpointer.install(on: handle)
+      self.checkpointer = checkpointer
+    }
   }
 
   /// `PRAGMA journal_mode=WAL`: the journal mode the file is left in. The
@@ -173,12 +180,15 @@ package final class SQLiteConnection {
   /// transaction still open is rolled back by SQLite.
   package func close() {
     walIndex = nil
+    // the last connection's close copies what is left of the log
+    checkpointer?.wait()
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
     if let handle {
       sqlite3_close_v2(handle)
       self.handle = nil
     }
+    checkpointer = nil
   }
 
   /// The live handle, or the `argument` error of a closed connection.
@@ -235,6 +245,8 @@ package final class SQLiteConnection {
   /// Runs one SQL statement without parameters to its end (rows ignored).
   package func execute(_ sql: String) throws(StrataError) {
     try withStatement(sql) { (statement) throws(StrataError) in try statement.run() }
+    // a commit, or a statement that committed by itself, may have made the log long
+    if !inTransaction { checkpointer?.afterCommit() }
   }
 
   /// True while a transaction is open on this connection.
@@ -314,6 +326,9 @@ package final class SQLiteConnection {
       }
       return try body()
     }
+    // the last commit's checkpoint ends first, so this transaction's log
+    // starts again at its beginning (a log copied back whole is reused)
+    if writes { checkpointer?.wait() }
     try execute(writes ? "BEGIN IMMEDIATE" : "BEGIN")
     openWrites = writes
     defer { openWrites = false }
