@@ -51,6 +51,8 @@ func aLargeGraphLetGoOfAsideKeepsHeldHandlesReadable(inFile: Bool) throws {
     weak = result.records.map { WeakRecord(record: $0.model.object.graphRecord) }
     #expect(weak.allSatisfy { $0.record != nil })
     context.close()
+    // read at once, while the helper frees the graph
+    for (record, json) in zip(held, before) { #expect(try record.model.json == json) }
   }
   let freed = waitUntilFreed(weak)
   #expect(freed, "the graph of a closed context was not freed")
