@@ -63,11 +63,28 @@ enum ReleaseAside {
       pthread_cond_init(idle, nil)
     }
 
-    /// Makes the process wait at exit for the helpers at work (once).
+    /// Makes the process wait at exit for the helpers at work (once). A
+    /// child made by `fork` has none of its parent's helpers: it starts
+    /// with none at work (and never frees what they held).
     func waitsAtExit() {
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
-      if !registered { registered = atexit(ReleaseAside.atExit) == 0 }
+      if !registered {
+        registered =
+          pthread_atfork(
+            ReleaseAside.beforeFork, ReleaseAside.afterForkInParent, ReleaseAside.afterForkInChild)
+          == 0 && atexit(ReleaseAside.atExit) == 0
+      }
+    }
+
+    /// `fork` holds the mutex across it, so the child's copy is consistent.
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// In a child made by `fork`: no helper is at work there.
+    func forgetHelpers() {
+      working = 0
+      pthread_mutex_unlock(mutex)
     }
 
     /// Waits until no helper is at work.
@@ -99,6 +116,10 @@ enum ReleaseAside {
 
   /// The `atexit` handler: waits for the helpers at work.
   private static let atExit: @convention(c) () -> Void = { ReleaseAside.gate.waitIdle() }
+  /// The `pthread_atfork` handlers.
+  private static let beforeFork: @convention(c) () -> Void = { ReleaseAside.gate.lock() }
+  private static let afterForkInParent: @convention(c) () -> Void = { ReleaseAside.gate.unlock() }
+  private static let afterForkInChild: @convention(c) () -> Void = { ReleaseAside.gate.forgetHelpers() }
 
   /// The helper's start routine: releases what it was given, then leaves the gate.
   private static let drop: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in

@@ -704,3 +704,36 @@ def test_many_contexts_opening_one_new_file_at_once_all_open(tmp_path: Path) -> 
         with schema.context(path) as ctx:
             assert ctx.count("Post") == 8
             ctx.check()
+
+
+FORK_AFTER_CLOSE_CHECK = """
+import json, os, sys
+import strata
+schema = strata.Schema(json.loads(sys.argv[1]))
+big = [{"id": 100 + n, "title": "t", "author": {"id": 1000 + n % 50, "name": "x"}} for n in range(20000)]
+with schema.context() as ctx:
+    ctx.import_("Post", big)
+# the graph is being freed on a helper thread now; a child forked meanwhile
+# has no such helper, and must exit without waiting for one
+pid = os.fork()
+if pid == 0:
+    sys.exit(0)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_a_process_forked_while_a_closed_graph_is_freed_exits(tmp_path: Path) -> None:
+    """Closing a large context frees its graph on a helper thread, and the
+    process waits for it at exit; a child forked meanwhile has no helper
+    and exits at once (it waited forever before)."""
+    package = str(Path(strata.__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", FORK_AFTER_CLOSE_CHECK, json.dumps(SCHEMA)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=package, STRATA_LIBRARY=strata.library_path),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "child 0"
