@@ -1,6 +1,11 @@
 import CSQLite
 import Strata
 
+// Long because one write path is here whole: the change and its rows, the
+// write in place and on two cores (`writeOverlapped`, with objects made as
+// their rows are), and the statements per table; split, each piece would
+// reach into the others' private steps.
+
 /// Writing records: batches of upserts and deletes made into rows before
 /// the transaction, then applied in one, table by table in key order
 /// (format 2).
