@@ -122,12 +122,14 @@ enum GraphCommit {
       object.recordSource = source
       return object
     }
+    // the objects the store's write made (none in memory, or for no change)
+    var made: CommittedObjects? = nil
+    defer { made?.release() }
     if let store {
       // the rows are made from the committed objects (as from `body(state)`),
       // each object made as its row is (on a helper thread when they are many)
       var changes: [GraphStore.Change] = []
       var changed: [Int] = []
-      var newlyMade: [Bool] = []
       for (index, (record, state)) in finished.enumerated() {
         let root = transaction.schema.models[record.keyRoot].name
         let isNew = transaction.isNewlyMade(record)
@@ -141,10 +143,9 @@ enum GraphCommit {
           continue
         }
         changed.append(index)
-        newlyMade.append(isNew)
       }
       let objects = CommittedObjects(count: finished.count)
-      defer { objects.release() }
+      made = objects
       if !changes.isEmpty {
         try store.write(changes) { (position: Int) -> GraphStore.Change in
           let index = changed[position]
@@ -153,7 +154,7 @@ enum GraphCommit {
           let object = committed(record, state, owned: owned[index])
           objects.set(index, object)
           // its to-many lists from the links (the object may leave long ones out)
-          let kept = newlyMade[position] ? [:] : keptLinks(from: record.storedState, to: state)
+          let kept = changes[position].isNew ? [:] : keptLinks(from: record.storedState, to: state)
           var lists: [String: [JPtr]] = [:]
           for property in state.model.relations where property < state.links.count {
             guard case .many(let list) = state.links[property], property < state.model.properties.count else {
@@ -164,23 +165,17 @@ enum GraphCommit {
           }
           return GraphStore.Change(
             model: changes[position].model, key: record.keyJSON, object: object, stub: state.isStub,
-            lists: lists, keptLinks: kept.mapValues(\.start), isNew: newlyMade[position])
+            lists: lists, keptLinks: kept.mapValues(\.start), isNew: changes[position].isNew)
         }
       }
       // the change is in the file (committed, when a transaction holds the
       // file's write lock around the whole change) before memory takes it
       try store.connection.commitNow()
-      for index in finished.indices {
-        guard let state = finished[index].1 else { continue }
-        let object = objects.take(index) ?? committed(finished[index].0, state, owned: owned[index])
-        finished[index].1?.object = object
-      }
-    } else {
-      for index in finished.indices {
-        guard let state = finished[index].1 else { continue }
-        let object = committed(finished[index].0, state, owned: owned[index])
-        finished[index].1?.object = object
-      }
+    }
+    for index in finished.indices {
+      guard let state = finished[index].1 else { continue }
+      let object = made?.take(index) ?? committed(finished[index].0, state, owned: owned[index])
+      finished[index].1?.object = object
     }
     var counts = Counts()
     var created: [String: Int] = [:]
