@@ -86,7 +86,7 @@ package final class GraphRecord: RecordIdentity {
 
   /// Drops every link (breaking reference cycles between records).
   func clear() {
-    storedState.links = []
+    storedState.links = RecordLinks()
     storedState.incoming = []
     isFault = false
     pendingLists = false
@@ -97,7 +97,7 @@ package final class GraphRecord: RecordIdentity {
   /// Leaves the cache: drops every link (breaking reference cycles between
   /// records); the committed object stays for the handles that hold it.
   func evict() {
-    storedState.links = []
+    storedState.links = RecordLinks()
     storedState.incoming = []
     isFault = false
     pendingLists = false
@@ -255,16 +255,21 @@ struct RecordState {
   /// handle shows and the file stores); drafts ignore those slots and use `links`.
   var object: ModelObject
   /// One entry per property of `model` (`.absent` for non-relationships).
-  var links: ContiguousArray<Link>
+  var links: RecordLinks
   /// Every (record, property) whose link holds this record.
   var incoming: Set<Incoming>
   /// True for a record known only by its key so far.
   var isStub: Bool
 
   init(model: ModelType, object: ModelObject, isStub: Bool) {
+    self.init(model: model, object: object, isStub: isStub, links: RecordLinks(model))
+  }
+
+  /// A state whose `links` (one per property of `model`) are given.
+  init(model: ModelType, object: ModelObject, isStub: Bool, links: RecordLinks) {
     self.model = model
     self.object = object
-    self.links = ContiguousArray(repeating: .absent, count: model.properties.count)
+    self.links = links
     self.incoming = []
     self.isStub = isStub
   }

@@ -25,6 +25,8 @@ struct GraphTransaction {
   private(set) var deleted: Set<ObjectIdentifier> = []
   /// Records whose draft owns its attribute object (copied on first change).
   private(set) var ownsObject: Set<ObjectIdentifier> = []
+  /// `absentLinks`, by model index.
+  private var sharedAbsentLinks: [Int: RecordLinks] = [:]
   /// The links into records that this transaction adds and removes, kept
   /// apart from the drafts (whose `incoming` stays empty): a record's
   /// committed set is changed in place at commit, never copied, so linking
@@ -143,8 +145,8 @@ struct GraphTransaction {
     ownsObject.insert(ObjectIdentifier(record))
     edit(record) { state in
       if state.model !== model {
-        var links = ContiguousArray<Link>(repeating: .absent, count: model.properties.count)
-        for index in state.links.indices where index < links.count { links[index] = state.links[index] }
+        var links = RecordLinks(model)
+        for index in model.relations where index < state.links.count { links[index] = state.links[index] }
         state.links = links
         state.model = model
       }
@@ -157,16 +159,34 @@ struct GraphTransaction {
   mutating func create(_ model: ModelType, _ key: RecordKey, object: ModelObject, isStub: Bool)
     -> GraphRecord?
   {
+    // The draft owns the record's links; the record's first state holds the
+    // model's all-absent links, one array shared by every record this
+    // transaction makes of the model. (With one array for both, the draft's
+    // first link copied it and the commit freed the record's: one freed
+    // array per record made, holes in the middle of the heap that kept the
+    // resident set of a large in-memory graph 9 MB above what it holds.)
+    let absent = absentLinks(model)
     guard
       let record = GraphRecord(
-        key: key, keyRoot: model.keyRoot, state: RecordState(model: model, object: object, isStub: isStub))
+        key: key, keyRoot: model.keyRoot,
+        state: RecordState(model: model, object: object, isStub: isStub, links: absent))
     else { return nil }
     created[model.keyRoot, default: [:]][key] = record
     createdOrder.append(record)
     madeHere.insert(ObjectIdentifier(record))
     ownsObject.insert(ObjectIdentifier(record))
-    edit(record) { _ in }
+    drafts[ObjectIdentifier(record)] = RecordState(model: model, object: object, isStub: isStub)
+    touched.append(record)
     return record
+  }
+
+  /// The links of a new record of `model` before any is set: one array per
+  /// model, shared (never changed in place: a change copies it).
+  private mutating func absentLinks(_ model: ModelType) -> RecordLinks {
+    if let links = sharedAbsentLinks[model.index] { return links }
+    let links = RecordLinks(model)
+    sharedAbsentLinks[model.index] = links
+    return links
   }
 
   // MARK: links
