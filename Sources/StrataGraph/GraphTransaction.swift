@@ -134,10 +134,15 @@ struct GraphTransaction {
     if drafts[id] == nil {
       var draft = record.lazyState
       draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
-      drafts[id] = draft
-      touched.append(record)
+      startDraft(record, draft)
     }
     change(&drafts[id, default: record.lazyState])
+  }
+
+  /// Makes `draft` the first draft of `record` (which has none yet).
+  private mutating func startDraft(_ record: GraphRecord, _ draft: RecordState) {
+    drafts[ObjectIdentifier(record)] = draft
+    touched.append(record)
   }
 
   /// Replaces the draft's attribute object with one the draft owns.
@@ -175,8 +180,7 @@ struct GraphTransaction {
     createdOrder.append(record)
     madeHere.insert(ObjectIdentifier(record))
     ownsObject.insert(ObjectIdentifier(record))
-    drafts[ObjectIdentifier(record)] = RecordState(model: model, object: object, isStub: isStub)
-    touched.append(record)
+    startDraft(record, RecordState(model: model, object: object, isStub: isStub))
     return record
   }
 
