@@ -5,11 +5,15 @@
  * B/A stays steady where two separate runs do not (Benchmarks/README.md,
  * "Allocations per record").
  *
- *   bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS [import-file]]
+ *   bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS [import-file|get-cold]]
  *
  * With import-file, each round instead times the graph's import of the
  * payload into a new SQLite file (strata_context_open, _importb, _close:
  * what bench_graph's import-file repeats), the files in a temporary folder.
+ * With get-cold, each library first imports the payload into a file of its
+ * own; each round then opens that file again and reads every record of
+ * MODEL by key (strata_context_get), each read from the file's tables: the
+ * time of the whole pass (what bench_graph's get-cold repeats).
  *
  * LIB_A and LIB_B are paths of two different files (copy the build before
  * a change somewhere first); each is opened with dlopen(RTLD_LOCAL), so
@@ -36,6 +40,9 @@ typedef strata_context_t *(*open_fn)(const strata_schema_t *, const char *, stra
 typedef strata_model_t **(*importb_fn)(strata_context_t *, const char *, const char *, size_t, json_t *,
                                        strata_keep_fn, void *, size_t *, json_t **, strata_error_t *);
 typedef void (*context_fn)(strata_context_t *);
+typedef strata_model_t *(*get_fn)(strata_context_t *, const char *, json_t *, strata_error_t *);
+typedef strata_model_t **(*all_fn)(strata_context_t *, const char *, size_t *, strata_error_t *);
+typedef json_t *(*key_fn)(const strata_model_t *);
 
 struct library {
     manyb_fn manyb;
@@ -44,7 +51,12 @@ struct library {
     open_fn open;
     importb_fn importb;
     context_fn close, context_decref;
+    get_fn get;
+    all_fn all;
+    key_fn key;
     strata_schema_t *schema;
+    char file[4096];
+    json_t *keys;
     double best, total;
 };
 
@@ -79,6 +91,9 @@ static void open_library(struct library *lib, const char *path, const char *sche
     lib->importb = (importb_fn)symbol(handle, "strata_context_importb");
     lib->close = (context_fn)symbol(handle, "strata_context_close");
     lib->context_decref = (context_fn)symbol(handle, "strata_context_decref");
+    lib->get = (get_fn)symbol(handle, "strata_context_get");
+    lib->all = (all_fn)symbol(handle, "strata_context_all");
+    lib->key = (key_fn)symbol(handle, "strata_record_key");
     lib->schema = load(schema_path, &err);
     if (lib->schema == NULL) {
         fprintf(stderr, "bench_ab: %s: %s\n", schema_path, err.message);
@@ -142,27 +157,107 @@ static void run_import(struct library *lib, const char *model, const char *buf, 
     }
 }
 
+static strata_context_t *open_file(struct library *lib, const char *path) {
+    strata_error_t err;
+    strata_context_t *context = lib->open(lib->schema, path, &err);
+    if (context == NULL) {
+        fprintf(stderr, "bench_ab: open: %s\n", err.message);
+        exit(1);
+    }
+    return context;
+}
+
+/* get-cold's set-up: the payload imported into a file of the library's own
+   in `folder`, and the keys of MODEL's records noted. */
+static void prepare_gets(struct library *lib, const char *model, const char *buf, size_t len, const char *folder,
+                         const char *name) {
+    strata_error_t err;
+    size_t count = 0, i;
+    snprintf(lib->file, sizeof lib->file, "%s/%s.db", folder, name);
+    strata_context_t *context = open_file(lib, lib->file);
+    strata_model_t **ms = lib->importb(context, model, buf, len, NULL, NULL, NULL, &count, NULL, &err);
+    if (ms == NULL) {
+        fprintf(stderr, "bench_ab: import: %s at %s\n", err.message, err.path);
+        exit(1);
+    }
+    for (i = 0; i < count; i++)
+        lib->decref(ms[i]);
+    lib->release(ms);
+    ms = lib->all(context, model, &count, &err);
+    if (ms == NULL) {
+        fprintf(stderr, "bench_ab: all: %s\n", err.message);
+        exit(1);
+    }
+    lib->keys = json_array();
+    for (i = 0; i < count; i++) {
+        json_array_append_new(lib->keys, lib->key(ms[i]));
+        lib->decref(ms[i]);
+    }
+    lib->release(ms);
+    lib->close(context);
+    lib->context_decref(context);
+}
+
+/* One pass of gets by key over a context opened again on the library's file. */
+static void run_gets(struct library *lib, const char *model) {
+    strata_error_t err;
+    size_t i;
+    double t0 = now(), t1;
+    strata_context_t *context = open_file(lib, lib->file);
+    for (i = 0; i < json_array_size(lib->keys); i++) {
+        strata_model_t *record = lib->get(context, model, json_array_get(lib->keys, i), &err);
+        if (record == NULL) {
+            fprintf(stderr, "bench_ab: get: no record (%s)\n", err.message);
+            exit(1);
+        }
+        lib->decref(record);
+    }
+    lib->close(context);
+    lib->context_decref(context);
+    t1 = now();
+    if (t1 - t0 < lib->best)
+        lib->best = t1 - t0;
+    lib->total += t1 - t0;
+}
+
+static void remove_file(const char *path) {
+    char file[4200];
+    int i;
+    for (i = 0; i < 3; i++) {
+        snprintf(file, sizeof file, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+        unlink(file);
+    }
+}
+
 int main(int argc, char **argv) {
     struct library libs[2];
     char *buf;
     size_t n;
     int reps, r;
     if (argc < 6) {
-        fprintf(stderr, "usage: bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS]\n");
+        fprintf(stderr, "usage: bench_ab LIB_A LIB_B PAYLOAD SCHEMA MODEL [REPS [import-file|get-cold]]\n");
         return 2;
     }
     reps = argc > 6 ? atoi(argv[6]) : 10;
     int imports = argc > 7 && strcmp(argv[7], "import-file") == 0;
+    int gets = argc > 7 && strcmp(argv[7], "get-cold") == 0;
     char folder[] = "/tmp/bench-ab-XXXXXX";
-    if (imports && mkdtemp(folder) == NULL) {
+    if ((imports || gets) && mkdtemp(folder) == NULL) {
         perror("bench_ab: mkdtemp");
         return 1;
     }
     buf = bench_read_file("bench_ab", argv[3], &n);
     open_library(&libs[0], argv[1], argv[4]);
     open_library(&libs[1], argv[2], argv[4]);
+    if (gets) {
+        prepare_gets(&libs[0], argv[5], buf, n, folder, "a");
+        prepare_gets(&libs[1], argv[5], buf, n, folder, "b");
+    }
     for (r = 0; r < reps; r++) {
-        if (imports) {
+        if (gets) {
+            run_gets(&libs[r & 1], argv[5]);
+            run_gets(&libs[1 - (r & 1)], argv[5]);
+        } else if (imports) {
             run_import(&libs[r & 1], argv[5], buf, n, folder);
             run_import(&libs[1 - (r & 1)], argv[5], buf, n, folder);
         } else {
@@ -170,10 +265,18 @@ int main(int argc, char **argv) {
             run(&libs[1 - (r & 1)], argv[5], buf, n);
         }
     }
-    if (imports)
+    if (gets) {
+        remove_file(libs[0].file);
+        remove_file(libs[1].file);
+        json_decref(libs[0].keys);
+        json_decref(libs[1].keys);
+    }
+    if (imports || gets)
         rmdir(folder);
-    printf("A best %.2f ms (map + release mean %.2f)  B best %.2f ms (map + release mean %.2f)  B/A %.3f\n",
-           libs[0].best * 1e3, libs[0].total / reps * 1e3, libs[1].best * 1e3, libs[1].total / reps * 1e3,
+    /* the mean is of the map and release for map_manyb, of the whole round otherwise */
+    const char *mean = imports || gets ? "mean" : "map + release mean";
+    printf("A best %.2f ms (%s %.2f)  B best %.2f ms (%s %.2f)  B/A %.3f\n", libs[0].best * 1e3, mean,
+           libs[0].total / reps * 1e3, libs[1].best * 1e3, mean, libs[1].total / reps * 1e3,
            libs[1].best / libs[0].best);
     free(buf);
     return 0;
