@@ -116,23 +116,27 @@ extension Mapper {
     var slots = ContiguousArray<Slot>()
     slots.reserveCapacity(count)
     let isPartial = partial
-    for index in 0..<count {
-      let spec = type.properties[index]
-      let owner = Owner(model: type, property: index)
-      // as `property` does in canonical mode
-      clearing = partial
-      clearsNull = partial && !spec.required
-      partial = partial && spec.merge.mergesModels
-      if let member = value(index) {
-        steps.append(.name(spec.name))
-        slots.append(propertyValue(member, spec.type, owner, spec.rules))
-        steps.removeLast()
-      } else if !absent.isEmpty && absent.contains(index) {
-        slots.append(.absent)
-      } else {
-        slots.append(missing(spec, owner, extra: [.name(spec.name)]))
+    // the specs are read in place: a copy of each (its strings, type and
+    // rules retained and released) cost more than the rest of a record read
+    // from a file's row (Benchmarks/README.md, "A record read from its row")
+    type.properties.withUnsafeBufferPointer { specs in
+      for index in 0..<count {
+        let owner = Owner(model: type, property: index)
+        // as `property` does in canonical mode
+        clearing = partial
+        clearsNull = partial && !specs[index].required
+        partial = partial && specs[index].merge.mergesModels
+        if let member = value(index) {
+          steps.append(.name(specs[index].name))
+          slots.append(propertyValue(member, specs[index].type, owner, specs[index].rules))
+          steps.removeLast()
+        } else if !absent.isEmpty && absent.contains(index) {
+          slots.append(.absent)
+        } else {
+          slots.append(missing(specs[index], owner, extra: [.name(specs[index].name)]))
+        }
+        partial = isPartial
       }
-      partial = isPartial
     }
     let unknown = kept.flatMap { keptUnknown($0, type) }
     if errors.count > before {

@@ -33,7 +33,7 @@ package enum CanonicalJSON {
   /// that does not parse means the file was changed behind the store's back:
   /// an `io` error naming `what`.
   package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, what: String) throws(StrataError) -> JPtr {
-    switch JSONText.parse(bytes) {
+    switch JSONText.parseBytes(bytes) {
     case .success(let value): return value
     case .failure(let error):
       throw StrataError(

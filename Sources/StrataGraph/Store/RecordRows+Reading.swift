@@ -13,7 +13,7 @@ extension RecordRows {
     absent: Set<String>, kept: JPtr?, parsed: JPtr?
   ) {
     guard case .text(let text) = cell else { return ([], nil, nil) }
-    guard case .success(let parsed) = JSONText.parse(text), JValue.isObject(parsed) else {
+    guard case .success(let parsed) = JSONText.parseBytes(text), JValue.isObject(parsed) else {
       throw damaged("the strata_extra of a '\(modelName)' row is not a JSON object")
     }
     var absent: Set<String> = []
@@ -100,32 +100,36 @@ extension RecordRows {
       try set(type.propertyIndex[table.keyProperties[0]] ?? -1, table.keyProperties[0], value)
     }
     var offset = base + 3
-    for (position, property) in table.properties.enumerated() {
-      let range = offset..<(offset + property.columns.count)
-      offset = range.upperBound
-      guard let index = plan.columns[position], !absent.contains(property.name), !isKept(property.name) else {
-        continue
-      }
-      switch property.storage {
-      case .column(let kind):
-        try set(
-          index, property.name, try value(cells[range.lowerBound], kind: kind, what: what(property.name)))
-      case .toOne(let target):
-        if cells[range].allSatisfy(\.isNull) {
-          try set(index, property.name, json_null())
-        } else {
-          guard let parts = layout.table(target)?.keyParts,
-            let targetKey = Self.key(cells[range], parts: parts),
-            let made = targetKey.makeJSON()
-          else { throw damaged("\(what(property.name)) does not hold a key of '\(target)'") }
-          try set(index, property.name, made)
+    // the properties are read in place, not copied one by one (their names,
+    // columns and storage retained and released: Benchmarks/README.md,
+    // "A record read from its row")
+    try table.properties.withUnsafeBufferPointer { (properties) throws(StrataError) in
+      for position in properties.indices {
+        let range = offset..<(offset + properties[position].columns.count)
+        offset = range.upperBound
+        guard let index = plan.columns[position] else { continue }
+        let name = properties[position].name
+        guard absent.isEmpty || !absent.contains(name), !isKept(name) else { continue }
+        switch properties[position].storage {
+        case .column(let kind):
+          try set(index, name, try value(cells[range.lowerBound], kind: kind, what: what(name)))
+        case .toOne(let target):
+          if cells[range].allSatisfy(\.isNull) {
+            try set(index, name, json_null())
+          } else {
+            guard let parts = layout.table(target)?.keyParts,
+              let targetKey = Self.key(cells[range], parts: parts),
+              let made = targetKey.makeJSON()
+            else { throw damaged("\(what(name)) does not hold a key of '\(target)'") }
+            try set(index, name, made)
+          }
+        case .toMany:
+          guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
+          for target in links[name] ?? [] {
+            _ = json_array_append_new(list, target.makeJSON() ?? json_null())
+          }
+          try set(index, name, list)
         }
-      case .toMany:
-        guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
-        for target in links[property.name] ?? [] {
-          _ = json_array_append_new(list, target.makeJSON() ?? json_null())
-        }
-        try set(index, property.name, list)
       }
     }
     if let kept {

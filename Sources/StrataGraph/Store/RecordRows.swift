@@ -142,6 +142,11 @@ enum RecordRows {
   /// The key the cells hold in a key of `parts`; nil when they do not hold one.
   static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
     guard let first = cells.first else { return nil }
+    // the common key, one value in one column: read without the general
+    // path's list of parts (an array made per key)
+    if parts.count == 1, case .value = parts[0] {
+      if case .blob = first {} else { return key(cells.prefix(1), part: parts[0]) }
+    }
     if parts.first == .synthetic {
       guard case .integer(let id) = first else { return nil }
       return id != 0 ? .synthetic(id) : key(cells.dropFirst(), parts: Array(parts.dropFirst()))
@@ -173,7 +178,7 @@ enum RecordRows {
     case (.value(.text), .text(let value)): return .string(value)
     case (.value(.date), .text(let value)): return .string(DateColumn.canonical(value))
     case (.value(.json), .text(let text)):
-      guard case .success(let value) = JSONText.parse(text) else { return nil }
+      guard case .success(let value) = JSONText.parseBytes(text) else { return nil }
       defer { JValue.release(value) }
       return RecordKey(json: value)
     default: return nil
@@ -213,7 +218,7 @@ enum RecordRows {
     case (.text, .text(let text)): made = JValue.makeString(text)
     case (.date, .text(let text)): made = JValue.makeString(DateColumn.canonical(text))
     case (.json, .text(let text)):
-      switch JSONText.parse(text) {
+      switch JSONText.parseBytes(text) {
       case .success(let value): made = value
       case .failure(let error): throw damaged("\(what()) is not JSON: \(error.description)")
       }

@@ -38,8 +38,8 @@ package final class SQLiteConnection {
   package let mode: Mode
   /// The sqlite3 handle, or nil once closed.
   private var handle: OpaquePointer?
-  /// Prepared statements by SQL text.
-  private var statements: [String: SQLiteStatement] = [:]
+  /// Prepared statements by SQL text (`SQLTextKey`: hashed by its ends).
+  private var statements: [SQLTextKey: SQLiteStatement] = [:]
   /// True while a write transaction this connection began is open.
   private var openWrites = false
   /// True once `configure` put the file in WAL mode (read and write).
@@ -224,11 +224,13 @@ package final class SQLiteConnection {
     let database = try live()
     let statement: SQLiteStatement
     var temporary = false
-    if let cached = statements[sql], !cached.inUse {
+    let key = SQLTextKey(text: sql)
+    let cached = statements[key]
+    if let cached, !cached.inUse {
       statement = cached
-    } else if statements[sql] == nil {
+    } else if cached == nil {
       statement = try prepare(sql, on: database)
-      statements[sql] = statement
+      statements[key] = statement
     } else {
       statement = try prepare(sql, on: database)
       temporary = true
