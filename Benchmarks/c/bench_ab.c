@@ -122,41 +122,6 @@ static void run(struct library *lib, const char *model, const char *buf, size_t 
     lib->total += t2 - t0;
 }
 
-/* One import of the payload into a new file of `folder`, timed whole. */
-static void run_import(struct library *lib, const char *model, const char *buf, size_t len, const char *folder) {
-    static int serial = 0;
-    strata_error_t err;
-    char path[4096];
-    size_t count = 0, i;
-    double t0, t1;
-    snprintf(path, sizeof path, "%s/ab-%d.db", folder, serial++);
-    t0 = now();
-    strata_context_t *context = lib->open(lib->schema, path, &err);
-    if (context == NULL) {
-        fprintf(stderr, "bench_ab: open: %s\n", err.message);
-        exit(1);
-    }
-    strata_model_t **ms = lib->importb(context, model, buf, len, NULL, NULL, NULL, &count, NULL, &err);
-    if (ms == NULL) {
-        fprintf(stderr, "bench_ab: import: %s at %s\n", err.message, err.path);
-        exit(1);
-    }
-    for (i = 0; i < count; i++)
-        lib->decref(ms[i]);
-    lib->release(ms);
-    lib->close(context);
-    lib->context_decref(context);
-    t1 = now();
-    if (t1 - t0 < lib->best)
-        lib->best = t1 - t0;
-    lib->total += t1 - t0;
-    for (i = 0; i < 3; i++) {
-        char file[4200];
-        snprintf(file, sizeof file, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
-        unlink(file);
-    }
-}
-
 static strata_context_t *open_file(struct library *lib, const char *path) {
     strata_error_t err;
     strata_context_t *context = lib->open(lib->schema, path, &err);
@@ -167,14 +132,13 @@ static strata_context_t *open_file(struct library *lib, const char *path) {
     return context;
 }
 
-/* get-cold's set-up: the payload imported into a file of the library's own
-   in `folder`, and the keys of MODEL's records noted. */
-static void prepare_gets(struct library *lib, const char *model, const char *buf, size_t len, const char *folder,
-                         const char *name) {
+/* A context on `path` (opened, or made) with the payload imported into it;
+   the models the import returns are released, the context stays open. */
+static strata_context_t *import_into(struct library *lib, const char *path, const char *model, const char *buf,
+                                     size_t len) {
     strata_error_t err;
     size_t count = 0, i;
-    snprintf(lib->file, sizeof lib->file, "%s/%s.db", folder, name);
-    strata_context_t *context = open_file(lib, lib->file);
+    strata_context_t *context = open_file(lib, path);
     strata_model_t **ms = lib->importb(context, model, buf, len, NULL, NULL, NULL, &count, NULL, &err);
     if (ms == NULL) {
         fprintf(stderr, "bench_ab: import: %s at %s\n", err.message, err.path);
@@ -183,7 +147,52 @@ static void prepare_gets(struct library *lib, const char *model, const char *buf
     for (i = 0; i < count; i++)
         lib->decref(ms[i]);
     lib->release(ms);
-    ms = lib->all(context, model, &count, &err);
+    return context;
+}
+
+/* The file at `path` and its WAL and shared-memory files, removed. */
+static void remove_file(const char *path) {
+    char file[4200];
+    int i;
+    for (i = 0; i < 3; i++) {
+        snprintf(file, sizeof file, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
+        unlink(file);
+    }
+}
+
+/* The end of a timed round on a context: the context closed and released,
+   and the round's time since `t0` noted. */
+static void end_round(struct library *lib, strata_context_t *context, double t0) {
+    double took;
+    lib->close(context);
+    lib->context_decref(context);
+    took = now() - t0;
+    if (took < lib->best)
+        lib->best = took;
+    lib->total += took;
+}
+
+/* One import of the payload into a new file of `folder`, timed whole. */
+static void run_import(struct library *lib, const char *model, const char *buf, size_t len, const char *folder) {
+    static int serial = 0;
+    char path[4096];
+    double t0;
+    snprintf(path, sizeof path, "%s/ab-%d.db", folder, serial++);
+    t0 = now();
+    strata_context_t *context = import_into(lib, path, model, buf, len);
+    end_round(lib, context, t0);
+    remove_file(path);
+}
+
+/* get-cold's set-up: the payload imported into a file of the library's own
+   in `folder`, and the keys of MODEL's records noted. */
+static void prepare_gets(struct library *lib, const char *model, const char *buf, size_t len, const char *folder,
+                         const char *name) {
+    strata_error_t err;
+    size_t count = 0, i;
+    snprintf(lib->file, sizeof lib->file, "%s/%s.db", folder, name);
+    strata_context_t *context = import_into(lib, lib->file, model, buf, len);
+    strata_model_t **ms = lib->all(context, model, &count, &err);
     if (ms == NULL) {
         fprintf(stderr, "bench_ab: all: %s\n", err.message);
         exit(1);
@@ -202,7 +211,7 @@ static void prepare_gets(struct library *lib, const char *model, const char *buf
 static void run_gets(struct library *lib, const char *model) {
     strata_error_t err;
     size_t i;
-    double t0 = now(), t1;
+    double t0 = now();
     strata_context_t *context = open_file(lib, lib->file);
     for (i = 0; i < json_array_size(lib->keys); i++) {
         strata_model_t *record = lib->get(context, model, json_array_get(lib->keys, i), &err);
@@ -212,21 +221,7 @@ static void run_gets(struct library *lib, const char *model) {
         }
         lib->decref(record);
     }
-    lib->close(context);
-    lib->context_decref(context);
-    t1 = now();
-    if (t1 - t0 < lib->best)
-        lib->best = t1 - t0;
-    lib->total += t1 - t0;
-}
-
-static void remove_file(const char *path) {
-    char file[4200];
-    int i;
-    for (i = 0; i < 3; i++) {
-        snprintf(file, sizeof file, "%s%s", path, i == 0 ? "" : i == 1 ? "-wal" : "-shm");
-        unlink(file);
-    }
+    end_round(lib, context, t0);
 }
 
 int main(int argc, char **argv) {
