@@ -213,31 +213,22 @@ extension GraphStore {
       let total = width + Int32(targetTable.keyColumns.count)
       var byOwner: [RecordKey: [RecordKey]] = [:]
       var rows = 0
-      // one record's links: its key once, each row's target alone
+      // one record's links: its key decoded once, each row's target columns alone
       let only = key.flatMap { RecordRows.key($0[...], parts: table.keyParts) }
-      var targets: [RecordKey] = []
+      let first = only == nil ? 0 : width
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         if let key { try statement.bind(1, cells: key) }
         while try statement.step() {
           rows += 1
           if let limit, key != nil, rows > limit { return true }
-          if only != nil {
-            let cells = (width..<total).map(statement.cell)
-            guard let targetKey = RecordRows.key(cells[...], parts: targetTable.keyParts) else {
-              throw RecordRows.damaged("a row of '\(name)' does not hold keys")
-            }
-            targets.append(targetKey)
-            continue
-          }
-          let cells = (0..<total).map(statement.cell)
-          guard let owner = RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
-            let targetKey = RecordRows.key(cells[Int(width)...], parts: targetTable.keyParts)
+          let cells = (first..<total).map(statement.cell)
+          guard let owner = only ?? RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
+            let targetKey = RecordRows.key(cells[Int(width - first)...], parts: targetTable.keyParts)
           else { throw RecordRows.damaged("a row of '\(name)' does not hold keys") }
           byOwner[owner, default: []].append(targetKey)
         }
         return false
       }
-      if let only, !targets.isEmpty { byOwner[only] = targets }
       if long, let key, number < reading.counts.count {
         unread[property] = try connection.withStatement(reading.counts[number]) {
           (statement) throws(StrataError) -> Int in

@@ -142,10 +142,14 @@ enum RecordRows {
   /// The key the cells hold in a key of `parts`; nil when they do not hold one.
   static func key(_ cells: ArraySlice<SQLCell>, parts: [Layout.KeyPart]) -> RecordKey? {
     guard let first = cells.first else { return nil }
-    // the common key, one value in one column: read without the general
-    // path's list of parts (an array made per key)
+    // the common key, one value in one column, read without the general
+    // path's list of parts (an array made per key); a blob there is a key
+    // Strata made, which the general path reads
     if parts.count == 1, case .value = parts[0] {
-      if case .blob = first {} else { return key(cells.prefix(1), part: parts[0]) }
+      switch first {
+      case .blob: break
+      default: return key(cells.prefix(1), part: parts[0])
+      }
     }
     if parts.first == .synthetic {
       guard case .integer(let id) = first else { return nil }
