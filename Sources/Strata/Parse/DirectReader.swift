@@ -216,10 +216,12 @@ package struct DirectReader {
     } else {
       let memo = memos.memo(ObjectIdentifier(plan))
       var cursor = 0
+      // a key with escapes, decoded (read only where `key` is nil); made
+      // here, not per member, so that a member does not release an array
+      var decoded: [UInt8] = []
       while true {
         let key: Range<Int>?
         let found: Int?
-        var decoded: [UInt8] = []
         if let hit = memo.match(parser.base, parser.position, parser.end, cursor: &cursor) {
           key = (parser.position + 1)..<(parser.position + 1 + hit.keyLength)
           found = hit.found < 0 ? nil : hit.found

@@ -169,6 +169,12 @@ package struct PrunedParser {
   @inline(__always) private func byte(_ offset: Int) -> UInt8 { base[offset] }
 
   @inline(__always) mutating func skipSpace() {
+    // compact text (the common case): the next byte is no space at all
+    if position < end && base[position] > 0x20 { return }
+    skipSpaceRun()
+  }
+
+  @inline(never) private mutating func skipSpaceRun() {
     while position < end {
       let c = base[position]
       if c == 0x20 || c == 0x0D || c == 0x09 {
@@ -414,62 +420,117 @@ package struct PrunedParser {
     case UInt8(ascii: "t"): return literal("true")
     case UInt8(ascii: "f"): return literal("false")
     case UInt8(ascii: "n"): return literal("null")
-    case UInt8(ascii: "{"), UInt8(ascii: "["): break
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return skipContainer()
     default: return skipNumber()
     }
+  }
+
+  /// Skips the object or array whose opening bracket is at `position`.
+  ///
+  /// One loop over the tokens, its cursor a local (kept in a register: the
+  /// parser's `position` is written back only around the rare calls out,
+  /// for escapes, non-ASCII text, long numbers and whitespace). The common
+  /// tokens (plain strings, short integers, literals) are crossed inline.
+  @inline(never) private mutating func skipContainer() -> Bool {
+    let base = self.base
+    let end = self.end
+    var p = position
     // Brackets seen, to check that each closes its own kind.
     var stack = BracketStack()
-    repeat {
-      skipSpace()
-      guard position < end else { return false }
-      let c = base[position]
+    value: while true {
+      // at the first byte of a value (spaces crossed)
+      let c = base[p]
       switch c {
       case UInt8(ascii: "{"), UInt8(ascii: "["):
         guard depth + stack.count + 1 < Self.depthLimit else { return false }
         let isObject = c == UInt8(ascii: "{")
         stack.push(isObject)
-        position += 1
-        skipSpace()
-        guard position < end else { return false }
-        if base[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-          position += 1
+        p += 1
+        if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+        guard p < end else { return false }
+        if base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+          p += 1
           stack.pop()
-          if !afterValue(&stack) { return false }
-          continue
+        } else {
+          if isObject {
+            guard let after = keyAndColon(p) else { return false }
+            p = after
+          }
+          continue value
         }
-        if isObject && !memberKey() { return false }
-        continue
       case UInt8(ascii: "\""):
-        guard skipString(key: false) else { return false }
-      case UInt8(ascii: "t"): guard literal("true") else { return false }
-      case UInt8(ascii: "f"): guard literal("false") else { return false }
-      case UInt8(ascii: "n"): guard literal("null") else { return false }
+        let stop = PlainRun.end(base, from: p + 1, end: end)
+        if stop < end && base[stop] == UInt8(ascii: "\"") {
+          p = stop + 1
+        } else {
+          position = p
+          guard skipStringRest(stop, key: false) else { return false }
+          p = position
+        }
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        let word: StaticString = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
+        let count = word.utf8CodeUnitCount
+        guard end - p >= count, memcmp(base + p, word.utf8Start, count) == 0 else { return false }
+        p += count
       default:
+        position = p
         guard skipNumber() else { return false }
+        p = position
       }
-      if !afterValue(&stack) { return false }
-    } while stack.count > 0
-    return true
+      // after a value: `,` (then the next key in an object) or closing brackets
+      while stack.count > 0 {
+        if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+        guard p < end else { return false }
+        let c = base[p]
+        let isObject = stack.topIsObject
+        if c == UInt8(ascii: ",") {
+          p += 1
+          if isObject {
+            guard let after = keyAndColon(p) else { return false }
+            p = after
+          } else {
+            if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+            guard p < end else { return false }
+          }
+          continue value
+        }
+        guard c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+        p += 1
+        stack.pop()
+      }
+      position = p
+      return true
+    }
   }
 
-  /// After a value inside skipped containers: `,` (then the next key in an
-  /// object) or the closing brackets. False on anything else.
-  private mutating func afterValue(_ stack: inout BracketStack) -> Bool {
-    while stack.count > 0 {
-      skipSpace()
-      guard position < end else { return false }
-      let c = base[position]
-      let isObject = stack.topIsObject
-      if c == UInt8(ascii: ",") {
-        position += 1
-        if isObject { return memberKey() }
-        return true
-      }
-      guard c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
-      position += 1
-      stack.pop()
+  /// The index after the whitespace at `p` (a newline noted in `sawNewline`).
+  @inline(never) private mutating func spaceAfter(_ p: Int) -> Int {
+    position = p
+    skipSpaceRun()
+    return position
+  }
+
+  /// Inside a skipped object, from just after `{` or `,`: a member's key (a
+  /// string) and its colon, and the spaces around them. The index of the
+  /// value's first byte (before `end`), or nil on anything wrong.
+  @inline(__always) private mutating func keyAndColon(_ from: Int) -> Int? {
+    var p = from
+    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+    guard p < end, base[p] == UInt8(ascii: "\"") else { return nil }
+    let stop = PlainRun.end(base, from: p + 1, end: end)
+    if stop < end && base[stop] == UInt8(ascii: "\"") {
+      p = stop + 1
+    } else {
+      position = p
+      guard skipStringRest(stop, key: true) else { return nil }
+      p = position
     }
-    return true
+    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+    guard p < end, base[p] == UInt8(ascii: ":") else { return nil }
+    p += 1
+    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+    guard p < end else { return nil }
+    return p
   }
 
   /// Skips the number at `position`, checked as `number` checks it; false
@@ -495,18 +556,6 @@ package struct PrunedParser {
       }
     }
     return number(build: false) != nil || !failed
-  }
-
-  /// A member's key and colon inside a skipped object.
-  @inline(__always) private mutating func memberKey() -> Bool {
-    skipSpace()
-    guard position < end, base[position] == UInt8(ascii: "\""), skipString(key: true) else {
-      return false
-    }
-    skipSpace()
-    guard position < end, base[position] == UInt8(ascii: ":") else { return false }
-    position += 1
-    return true
   }
 
   /// Skips a string, checking it as `decodeString` does without decoding
@@ -723,25 +772,16 @@ package struct PrunedParser {
     position = index
     if !isReal {
       // up to 18 digits always fit; longer ones are checked
-      let digits = length - (base[start] == UInt8(ascii: "-") ? 1 : 0)
+      let negative = base[start] == UInt8(ascii: "-")
+      let digits = length - (negative ? 1 : 0)
       // (with markers, a skipped integer of any size is valid JSON)
       if !build && (digits <= 18 || markers != nil) { return nil }
-      var value: Int64 = 0
-      var negative = false
-      var at = start
-      if base[at] == UInt8(ascii: "-") {
-        negative = true
-        at += 1
-      }
-      while at < index {
-        let digit = Int64(base[at] - UInt8(ascii: "0"))
-        let (scaled, overflow1) = value.multipliedReportingOverflow(by: 10)
-        let (next, overflow2) =
-          negative ? scaled.subtractingReportingOverflow(digit) : scaled.addingReportingOverflow(digit)
-        if overflow1 || overflow2 { return outOfRange(start, index, build: build, integer: true) }
-        value = next
-        at += 1
-      }
+      // 19 digits or fewer: their magnitude fits in 64 unsigned bits
+      guard digits <= 19 else { return outOfRange(start, index, build: build, integer: true) }
+      let magnitude = Self.decimal(base + index - digits, digits)
+      let limit = UInt64(Int64.max) + (negative ? 1 : 0)
+      guard magnitude <= limit else { return outOfRange(start, index, build: build, integer: true) }
+      let value = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(bitPattern: magnitude)
       return build ? json_integer(value) : nil
     }
     if !build && (markers != nil || (!hasExponent && length < 300)) { return nil }
@@ -754,6 +794,27 @@ package struct PrunedParser {
     }
     if real.isInfinite { return outOfRange(start, index, build: build, integer: false) }
     return build ? json_real(real) : nil
+  }
+
+  /// The value of the `count` (at most 19) ASCII digits at `digits`, eight
+  /// at a time (each group of eight combined in three multiplications).
+  @inline(__always) static func decimal(_ digits: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+    var value: UInt64 = 0
+    var at = 0
+    while count - at >= 8 {
+      var word = UInt64(littleEndian: UnsafeRawPointer(digits + at).loadUnaligned(as: UInt64.self))
+      // pairs, then fours, then the eight (the first digit is the lowest byte)
+      word = ((word & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+      word = ((word & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+      word = ((word & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+      value = value &* 100_000_000 &+ word
+      at += 8
+    }
+    while at < count {
+      value = value &* 10 &+ UInt64(digits[at] &- UInt8(ascii: "0"))
+      at += 1
+    }
+    return value
   }
 
   /// The index of the first byte at or after `from` that is not an ASCII
@@ -791,7 +852,9 @@ package struct PrunedParser {
 /// levels as bits of one word (set for an object), deeper ones in an array.
 struct BracketStack {
   private var bits: UInt64 = 0
-  private var deeper: [Bool] = []
+  /// The brackets past the 64th; nil until there are any (most skipped
+  /// values have none, and then nothing is released)
+  private var deeper: [Bool]? = nil
   /// The number of open brackets.
   private(set) var count = 0
 
@@ -801,14 +864,15 @@ struct BracketStack {
       let bit: UInt64 = 1 << UInt64(count)
       bits = object ? bits | bit : bits & ~bit
     } else {
-      deeper.append(object)
+      if deeper == nil { deeper = [] }
+      deeper?.append(object)
     }
     count += 1
   }
 
   /// True when the innermost open bracket is `{` (count > 0).
   @inline(__always) var topIsObject: Bool {
-    if count > 64 { return deeper.last ?? false }
+    if count > 64 { return deeper?.last ?? false }
     guard count > 0 else { return false }
     return (bits >> UInt64(count - 1)) & 1 == 1
   }
@@ -817,6 +881,6 @@ struct BracketStack {
   @inline(__always) mutating func pop() {
     guard count > 0 else { return }
     count -= 1
-    if count >= 64 { _ = deeper.popLast() }
+    if count >= 64 { _ = deeper?.popLast() }
   }
 }
