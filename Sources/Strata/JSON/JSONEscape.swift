@@ -22,7 +22,12 @@ enum JSONEscape {
   /// that escapes every non-ASCII character is mostly `\u` escapes.
   @inline(__always) static func hex4(_ base: UnsafePointer<UInt8>, _ at: Int, _ end: Int) -> UInt32? {
     guard at >= 0, at + 4 <= end else { return nil }
-    let word = UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self))
+    return hex4(word: UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self)))
+  }
+
+  /// The value of four hex digits given as the bytes of `word` (the first
+  /// digit its lowest byte), or nil.
+  @inline(__always) static func hex4(word: UInt32) -> UInt32? {
     let high: UInt32 = 0x8080_8080
     // with every byte below 0x80, adding to a byte never carries into the next
     guard word & high == 0 else { return nil }
@@ -80,6 +85,20 @@ enum JSONEscape {
     // a high half read, its low half due next
     var pending = false
     var wrong: UInt32 = 0
+    // `\uXXXX` escapes, the common ones, each read as one word with the
+    // two bytes after it (while eight bytes remain): anything else, and
+    // the run's last bytes, are read one escape at a time below
+    while index + 8 <= end {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      guard word & 0xFFFF == 0x755C, let unit = hex4(word: UInt32(truncatingIfNeeded: word >> 16)) else {
+        break
+      }
+      wrong |= (unit & 0xFC00 == 0xDC00) != pending || (key && unit == 0) ? 1 : 0
+      pending = unit & 0xFC00 == 0xD800
+      index += 6
+      // the run goes on where the byte after the escape is a backslash
+      guard (word >> 48) & 0xFF == 0x5C else { return wrong == 0 && !pending ? index : nil }
+    }
     while true {
       guard index + 1 < end else { return nil }
       let letter = base[index + 1]

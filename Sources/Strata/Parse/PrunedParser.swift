@@ -388,11 +388,23 @@ package struct PrunedParser {
     return .closed
   }
 
+  /// True, past it, when `word` (`true`, `false` or `null`) is at `position`.
   @inline(__always) mutating func literal(_ word: StaticString) -> Bool {
-    let count = word.utf8CodeUnitCount
-    guard end - position >= count, memcmp(base + position, word.utf8Start, count) == 0 else { return false }
-    position += count
+    guard Self.isLiteral(word, base + position, end - position) else { return false }
+    position += word.utf8CodeUnitCount
     return true
+  }
+
+  /// True when the `room` bytes at `text` begin with `word` (4 or 5 bytes):
+  /// compared as a 32-bit word and a last byte, not by a call to `memcmp`.
+  @inline(__always) static func isLiteral(_ word: StaticString, _ text: UnsafePointer<UInt8>, _ room: Int)
+    -> Bool
+  {
+    let count = word.utf8CodeUnitCount
+    guard room >= count else { return false }
+    let head = UnsafeRawPointer(word.utf8Start).loadUnaligned(as: UInt32.self)
+    guard UnsafeRawPointer(text).loadUnaligned(as: UInt32.self) == head else { return false }
+    return count == 4 || (count == 5 && text[4] == word.utf8Start[4])
   }
 
   // MARK: skipping
@@ -407,6 +419,8 @@ package struct PrunedParser {
         position = stop + 1
         return true
       }
+      // the run scanned is not scanned again
+      return skipStringRest(stop, key: false)
     }
     return skip()
   }
@@ -469,9 +483,8 @@ package struct PrunedParser {
         }
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         let word: StaticString = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
-        let count = word.utf8CodeUnitCount
-        guard end - p >= count, memcmp(base + p, word.utf8Start, count) == 0 else { return false }
-        p += count
+        guard Self.isLiteral(word, base + p, end - p) else { return false }
+        p += word.utf8CodeUnitCount
       default:
         position = p
         guard skipNumber() else { return false }
@@ -661,6 +674,18 @@ package struct PrunedParser {
       if c == UInt8(ascii: "\\") {
         scratch.append(base + runStart, index - runStart)
         repeat {  // a run of escapes, as in skipStringRest
+          // `\uXXXX` of one UTF-16 unit (no surrogate), the common one, read as one word
+          if index + 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if word & 0xFFFF == 0x755C,
+              let unit = JSONEscape.hex4(word: UInt32(truncatingIfNeeded: word >> 16)),
+              unit & 0xF800 != 0xD800
+            {
+              scratch.appendUTF8(unit)
+              index += 6
+              continue
+            }
+          }
           guard index + 1 < end else { return false }
           let letter = base[index + 1]
           if let byte = JSONEscape.simple(letter) {
