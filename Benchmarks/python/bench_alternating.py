@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Issue 28's ratio measured so that the machine's speed cancels out: in one
+"""Issue 28's ratios measured so that the machine's speed cancels out: in one
 process, the C call `strata_map_manyb` (through ctypes, as a C program makes
-it; the models released after the clock stops) and msgspec's typed decode of
-the same fields, taken in turn, round after round, on each payload.
+it; the models released after the clock stops), the Python binding's
+`Schema.map_many(model, bytes)`, and msgspec's typed decode of the same
+fields, taken in turn, round after round, on each payload.
 
 On a machine whose speed moves between processes (Benchmarks/README.md,
 "Reading the table"), a ratio of two rows of `scripts/bench` taken a minute
 apart can be off by 1.5x either way; two calls alternating in one process
-see the same machine. Prints, per payload, the best and the median of each
-and the ratio msgspec / Strata (above 1: Strata is faster).
+see the same machine. Prints, per payload, the best and the median of each,
+the ratio msgspec / Strata's C call (above 1: Strata is faster), and the
+ratio of the Python call to the C call.
 
     python3 bench_alternating.py [ROUNDS]
 
@@ -55,7 +57,8 @@ class Error(ctypes.Structure):
 
 def library():
     path = os.environ.get("STRATA_LIBRARY") or os.path.join(HERE, "..", "..", "build", "libstrata.so")
-    lib = ctypes.CDLL(os.path.abspath(path))
+    path = os.path.abspath(path)
+    lib = ctypes.CDLL(path)
     lib.strata_schema_load_file.restype = ctypes.c_void_p
     lib.strata_schema_load_file.argtypes = [ctypes.c_char_p, ctypes.POINTER(Error)]
     lib.strata_map_manyb.restype = ctypes.POINTER(ctypes.c_void_p)
@@ -69,12 +72,14 @@ def library():
     ]
     lib.strata_model_decref.argtypes = [ctypes.c_void_p]
     lib.strata_free.argtypes = [ctypes.c_void_p]
-    return lib
+    return lib, path
 
 
 def main(argv):
     rounds = int(argv[1]) if len(argv) > 1 else 10
-    lib = library()
+    lib, path = library()
+    os.environ["STRATA_LIBRARY"] = path  # the binding loads the same library
+    strata = bench_social.import_strata()
     data = os.path.join(HERE, "..", "data")
     for name, payload, schema_file, model, decoder in PAYLOADS:
         path = os.path.join(data, payload)
@@ -87,6 +92,7 @@ def main(argv):
         if not schema:
             raise SystemExit("%s: %s" % (schema_file, error.message.decode()))
         dec = decoder()
+        binding = strata.Schema.from_file(os.path.join(HERE, "..", schema_file))
         count = ctypes.c_size_t()
 
         def strata_once():
@@ -107,22 +113,28 @@ def main(argv):
             del result
             return elapsed
 
+        def python_once():
+            t0 = time.perf_counter()
+            result = binding.map_many(model, raw)
+            elapsed = time.perf_counter() - t0
+            del result
+            return elapsed
+
         strata_once()
-        msgspec_once()  # warm-ups
-        ours, theirs = [], []
+        msgspec_once()
+        python_once()  # warm-ups
+        ours, theirs, python = [], [], []
+        calls = [(strata_once, ours), (msgspec_once, theirs), (python_once, python)]
         for index in range(rounds):
-            gc.collect()
-            # the order alternates, so that neither always runs in the other's wake
-            if index % 2 == 0:
-                ours.append(strata_once())
-                theirs.append(msgspec_once())
-            else:
-                theirs.append(msgspec_once())
-                ours.append(strata_once())
+            # the order turns, so that none always runs in another's wake
+            for call, into in calls[index % 3 :] + calls[: index % 3]:
+                gc.collect()
+                into.append(call())
         mb = len(raw) / 1e6
         print(
             "%s: strata_map_manyb best %.2f ms (%.0f MB/s), median %.2f; msgspec best %.2f ms (%.0f MB/s), "
-            "median %.2f; msgspec / strata %.2fx by the best, %.2fx by the median"
+            "median %.2f; msgspec / strata %.2fx by the best, %.2fx by the median; "
+            "Python map_many best %.2f ms, median %.2f: %.2fx the C call by the best, %.2fx by the median"
             % (
                 name,
                 min(ours) * 1e3,
@@ -133,6 +145,10 @@ def main(argv):
                 statistics.median(theirs) * 1e3,
                 min(theirs) / min(ours),
                 statistics.median(theirs) / statistics.median(ours),
+                min(python) * 1e3,
+                statistics.median(python) * 1e3,
+                min(python) / min(ours),
+                statistics.median(python) / statistics.median(ours),
             ),
             flush=True,
         )

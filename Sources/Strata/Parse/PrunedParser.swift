@@ -444,7 +444,8 @@ package struct PrunedParser {
   /// One loop over the tokens, its cursor a local (kept in a register: the
   /// parser's `position` is written back only around the rare calls out,
   /// for escapes, non-ASCII text, long numbers and whitespace). The common
-  /// tokens (plain strings, short integers, literals) are crossed inline.
+  /// tokens (plain strings, short integers, literals) are crossed inline
+  /// (Benchmarks/README.md, "Choices the figures made").
   @inline(never) private mutating func skipContainer() -> Bool {
     let base = self.base
     let end = self.end
