@@ -460,8 +460,7 @@ package struct PrunedParser {
         guard depth + stack.count + 1 < Self.depthLimit else { return false }
         let isObject = c == UInt8(ascii: "{")
         stack.push(isObject)
-        p += 1
-        if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+        p = spaceEnd(p + 1)
         guard p < end else { return false }
         if base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
           p += 1
@@ -474,14 +473,8 @@ package struct PrunedParser {
           continue value
         }
       case UInt8(ascii: "\""):
-        let stop = PlainRun.end(base, from: p + 1, end: end)
-        if stop < end && base[stop] == UInt8(ascii: "\"") {
-          p = stop + 1
-        } else {
-          position = p
-          guard skipStringRest(stop, key: false) else { return false }
-          p = position
-        }
+        guard let after = stringEnd(p, key: false) else { return false }
+        p = after
       case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
         let word: StaticString = c == UInt8(ascii: "t") ? "true" : c == UInt8(ascii: "f") ? "false" : "null"
         guard Self.isLiteral(word, base + p, end - p) else { return false }
@@ -493,7 +486,7 @@ package struct PrunedParser {
       }
       // after a value: `,` (then the next key in an object) or closing brackets
       while stack.count > 0 {
-        if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+        p = spaceEnd(p)
         guard p < end else { return false }
         let c = base[p]
         let isObject = stack.topIsObject
@@ -503,7 +496,7 @@ package struct PrunedParser {
             guard let after = keyAndColon(p) else { return false }
             p = after
           } else {
-            if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+            p = spaceEnd(p)
             guard p < end else { return false }
           }
           continue value
@@ -517,6 +510,12 @@ package struct PrunedParser {
     }
   }
 
+  /// The index of the first byte at or after `p` that is no whitespace (or
+  /// `end`): one comparison on compact text, the rest out of line.
+  @inline(__always) private mutating func spaceEnd(_ p: Int) -> Int {
+    p < end && base[p] <= 0x20 ? spaceAfter(p) : p
+  }
+
   /// The index after the whitespace at `p` (a newline noted in `sawNewline`).
   @inline(never) private mutating func spaceAfter(_ p: Int) -> Int {
     position = p
@@ -524,25 +523,25 @@ package struct PrunedParser {
     return position
   }
 
+  /// The index after the string whose opening quote is at `p`, checked
+  /// without decoding it (a plain run crossed here, the rest by
+  /// `skipStringRest`); nil on anything wrong.
+  @inline(__always) private mutating func stringEnd(_ p: Int, key: Bool) -> Int? {
+    let stop = PlainRun.end(base, from: p + 1, end: end)
+    if stop < end && base[stop] == UInt8(ascii: "\"") { return stop + 1 }
+    position = p
+    return skipStringRest(stop, key: key) ? position : nil
+  }
+
   /// Inside a skipped object, from just after `{` or `,`: a member's key (a
   /// string) and its colon, and the spaces around them. The index of the
   /// value's first byte (before `end`), or nil on anything wrong.
   @inline(__always) private mutating func keyAndColon(_ from: Int) -> Int? {
-    var p = from
-    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
-    guard p < end, base[p] == UInt8(ascii: "\"") else { return nil }
-    let stop = PlainRun.end(base, from: p + 1, end: end)
-    if stop < end && base[stop] == UInt8(ascii: "\"") {
-      p = stop + 1
-    } else {
-      position = p
-      guard skipStringRest(stop, key: true) else { return nil }
-      p = position
-    }
-    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+    var p = spaceEnd(from)
+    guard p < end, base[p] == UInt8(ascii: "\""), let after = stringEnd(p, key: true) else { return nil }
+    p = spaceEnd(after)
     guard p < end, base[p] == UInt8(ascii: ":") else { return nil }
-    p += 1
-    if p < end && base[p] <= 0x20 { p = spaceAfter(p) }
+    p = spaceEnd(p + 1)
     guard p < end else { return nil }
     return p
   }
@@ -576,12 +575,9 @@ package struct PrunedParser {
   /// it: plain runs scanned in blocks, escapes and UTF-8 checked. With
   /// `key`, an escaped NUL (`\u0000`) is refused, as jansson refuses it in keys.
   @inline(__always) private mutating func skipString(key: Bool) -> Bool {
-    let stop = plainRun(position + 1)
-    if stop < end && base[stop] == UInt8(ascii: "\"") {
-      position = stop + 1
-      return true
-    }
-    return skipStringRest(stop, key: key)
+    guard let after = stringEnd(position, key: key) else { return false }
+    position = after
+    return true
   }
 
   @inline(never) private mutating func skipStringRest(_ from: Int, key: Bool) -> Bool {
