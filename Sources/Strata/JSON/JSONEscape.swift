@@ -25,6 +25,14 @@ enum JSONEscape {
     return hex4(word: UInt32(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt32.self)))
   }
 
+  /// The UTF-16 unit of the `\uXXXX` escape held by the first six bytes of
+  /// `word` (read little-endian from the backslash on), or nil when they
+  /// are not `\u` and four hex digits.
+  @inline(__always) static func unicodeUnit(_ word: UInt64) -> UInt32? {
+    guard word & 0xFFFF == 0x755C else { return nil }  // "\u"
+    return hex4(word: UInt32(truncatingIfNeeded: word >> 16))
+  }
+
   /// The value of four hex digits given as the bytes of `word` (the first
   /// digit its lowest byte), or nil.
   @inline(__always) static func hex4(word: UInt32) -> UInt32? {
@@ -90,9 +98,7 @@ enum JSONEscape {
     // the run's last bytes, are read one escape at a time below
     while index + 8 <= end {
       let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-      guard word & 0xFFFF == 0x755C, let unit = hex4(word: UInt32(truncatingIfNeeded: word >> 16)) else {
-        break
-      }
+      guard let unit = unicodeUnit(word) else { break }
       wrong |= (unit & 0xFC00 == 0xDC00) != pending || (key && unit == 0) ? 1 : 0
       pending = unit & 0xFC00 == 0xD800
       index += 6

@@ -413,15 +413,7 @@ package struct PrunedParser {
   /// non-ASCII bytes, crossed in place (no call): for the loops that skip
   /// most members of an object.
   @inline(__always) mutating func skipMember() -> Bool {
-    if position < end && base[position] == UInt8(ascii: "\"") {
-      let stop = plainRun(position + 1)
-      if stop < end && base[stop] == UInt8(ascii: "\"") {
-        position = stop + 1
-        return true
-      }
-      // the run scanned is not scanned again
-      return skipStringRest(stop, key: false)
-    }
+    if position < end && base[position] == UInt8(ascii: "\"") { return skipString(key: false) }
     return skip()
   }
 
@@ -674,10 +666,7 @@ package struct PrunedParser {
           // `\uXXXX` of one UTF-16 unit (no surrogate), the common one, read as one word
           if index + 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            if word & 0xFFFF == 0x755C,
-              let unit = JSONEscape.hex4(word: UInt32(truncatingIfNeeded: word >> 16)),
-              unit & 0xF800 != 0xD800
-            {
+            if let unit = JSONEscape.unicodeUnit(word), unit & 0xF800 != 0xD800 {
               scratch.appendUTF8(unit)
               index += 6
               continue
