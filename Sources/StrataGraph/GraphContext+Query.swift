@@ -102,18 +102,17 @@ extension GraphContext {
     let rows = try store.storedRows(
       selectedBy: sql, parameters: parameters, in: table, schema: schema,
       needs: { key in memory.index[root]?[key]?.isFault ?? true })
-    defer { memory.dropPrefetched() }
+    // each row goes to its record's fill alone (`handOver`); a row left
+    // over (a row met twice) is released by the next handover or at the end
+    var left = rows.makeIterator()
+    defer {
+      while let (_, row) = left.next() { row?.release() }
+      memory.dropPrefetched()
+    }
     var found: [GraphRecord] = []
     found.reserveCapacity(rows.count)
-    for (key, row) in rows {
-      guard let stored = row else { continue }
-      if memory.prefetched[root]?[key] != nil {
-        stored.release()  // a row met twice
-      } else {
-        memory.prefetched[root, default: [:]][key] = stored
-      }
-    }
-    for (key, _) in rows {
+    while let (key, row) = left.next() {
+      if let stored = row { memory.handOver(root, key, stored) }
       guard let record = memory.record(root, key) else {
         throw StrataError(code: .io, message: "the graph file changed while it was read")
       }

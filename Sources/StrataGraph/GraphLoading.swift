@@ -161,7 +161,7 @@ enum GraphLoading {
   static func setLinksAside(
     _ object: ModelObject, _ type: ModelType, collector: RelationCollector
   ) -> [StoredLink] {
-    var held = [StoredLink](repeating: .none, count: type.properties.count)
+    var held = [StoredLink].filled(with: .none, count: type.properties.count)
     func storedKey(_ slot: Slot) -> RecordKey? {
       collector.entry(slot).flatMap { RecordKey(json: $0.value) }
     }

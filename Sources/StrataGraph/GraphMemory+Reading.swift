@@ -40,8 +40,12 @@ extension GraphMemory {
     if store.readsRows {
       // format 2: the row's values go to the mapper by property index
       let fetched: (stored: RecordRows.Stored, unread: [String: Int])?
-      let ahead = prefetched[record.keyRoot]?.removeValue(forKey: record.key)
-      let aheadUnread = prefetchedUnread[record.keyRoot]?.removeValue(forKey: record.key) ?? [:]
+      let ahead =
+        takeHanded(record.keyRoot, record.key)
+        ?? (prefetched.isEmpty ? nil : prefetched[record.keyRoot]?.removeValue(forKey: record.key))
+      let aheadUnread =
+        prefetchedUnread.isEmpty
+        ? [:] : prefetchedUnread[record.keyRoot]?.removeValue(forKey: record.key) ?? [:]
       if let ahead, lazily || aheadUnread.isEmpty {
         fetched = (ahead, aheadUnread)
       } else {

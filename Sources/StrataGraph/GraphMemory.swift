@@ -18,6 +18,13 @@ final class GraphMemory {
   var prefetched: [Int: [RecordKey: RecordRows.Stored]] = [:]
   /// The lengths of the lists a record read ahead left unread (`readAhead`).
   var prefetchedUnread: [Int: [RecordKey: [String: Int]]] = [:]
+  /// The row of the one record about to be asked for (`handOver`), taken
+  /// before `prefetched` is looked in: a query hands each record its row
+  /// so, instead of filing every row by key and finding it again.
+  private var handed: RecordRows.Stored? = nil
+  /// The key space and key of the record `handed` is the row of.
+  private var handedRoot = -1
+  private var handedKey = RecordKey.synthetic(0)
   /// Keys the file was found not to hold by a read ahead, until the call ends.
   var knownAbsent: [Int: Set<RecordKey>] = [:]
   /// The next synthetic key (records given no key).
@@ -347,8 +354,28 @@ final class GraphMemory {
     complete = false
   }
 
+  /// Holds `stored`, the whole row of the record of key space `root` under
+  /// `key`, for the fill of that record alone (`takeHanded`); the row of
+  /// a handover before it that no fill took is released.
+  func handOver(_ root: Int, _ key: RecordKey, _ stored: RecordRows.Stored) {
+    handed?.release()
+    handed = stored
+    handedRoot = root
+    handedKey = key
+  }
+
+  /// The row handed over for the record of key space `root` under `key`
+  /// (owned by the caller from now on), or nil.
+  func takeHanded(_ root: Int, _ key: RecordKey) -> RecordRows.Stored? {
+    guard handedRoot == root, handed != nil, handedKey == key else { return nil }
+    defer { handed = nil }
+    return handed
+  }
+
   /// Releases the records read ahead that no fault used.
   func dropPrefetched() {
+    handed?.release()
+    handed = nil
     for rows in prefetched.values { for stored in rows.values { stored.release() } }
     prefetched = [:]
     prefetchedUnread = [:]

@@ -20,7 +20,7 @@ struct RecordLinks: RandomAccessCollection, MutableCollection {
   /// Every link of a record of `model` absent.
   init(_ model: ModelType) {
     relations = model.relations
-    stored = ContiguousArray(repeating: .absent, count: model.relations.count)
+    stored = .filled(with: .absent, count: model.relations.count)
     endIndex = model.properties.count
   }
 

@@ -124,7 +124,7 @@ extension GraphStore {
         var own: [String: [RecordKey]] = [:]
         for (name, byOwner) in links { own[name] = byOwner[key] }
         let stored = try RecordRows.stored(
-          table, in: layout, schema: schema, plan: { statements.plan(table, type: $0, reading: true) },
+          table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
           key: key, cells: cells, links: own)
         if seen.insert(key).inserted {
           made.found.append((key, stored, unread[key] ?? [:]))

@@ -53,7 +53,7 @@ extension GraphStore {
     try readCells(table, in: layout, where: cells, listsUpTo: limit) {
       (recordKey, cells, links, unread) throws(StrataError) in
       let stored = try RecordRows.stored(
-        table, in: layout, schema: schema, plan: { statements.plan(table, type: $0, reading: true) },
+        table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
         key: recordKey, cells: cells, links: links)
       found?.0.release()
       found = (stored, unread)
@@ -279,7 +279,7 @@ extension GraphStore {
       var own: [String: [RecordKey]] = [:]
       for (name, byOwner) in links { own[name] = byOwner[recordKey] }
       let stored = try RecordRows.stored(
-        table, in: layout, schema: schema, plan: { statements.plan(table, type: $0, reading: true) },
+        table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
         key: recordKey, cells: cells, links: own)
       made.append((recordKey, stored))
     }

@@ -56,23 +56,24 @@ extension RecordRows {
 
   /// A row read back as its record's values by property index: `cells` are
   /// the row's columns in table order, `links` the targets' keys of each
-  /// to-many property (by name), `plan` where a model's properties are in
-  /// the table (nil for a model the table does not hold).
+  /// to-many property (by name), `plan` the model a row names (its
+  /// `strata_type` cell) with where its properties are in the table (nil
+  /// for a model the schema lacks or the table does not hold).
   static func stored(
-    _ table: Layout.Table, in layout: Layout, schema: Schema, plan: (ModelType) -> Plan?, key: RecordKey,
+    _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
     cells: [SQLCell], links: [String: [RecordKey]]
   ) throws(StrataError) -> Stored {
     let base = table.keyColumns.count
     guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
       case .text(let modelName) = cells[base]
     else { throw damaged("a row of '\(table.name)' has no model") }
-    guard case .success(let type) = schema.modelType(modelName), let plan = plan(type) else {
+    guard let (type, plan) = plan(modelName) else {
       throw damaged("a row of '\(table.name)' is of the model '\(modelName)', which the table does not hold")
     }
     var isStub = false
     if case .integer(let stub) = cells[base + 1], stub != 0 { isStub = true }
     var stored = Stored(
-      type: type, stub: isStub, values: [JPtr?](repeating: nil, count: type.properties.count), unknown: nil)
+      type: type, stub: isStub, values: .filled(with: nil, count: type.properties.count), unknown: nil)
     var done = false
     defer { if !done { stored.release() } }
     func what(_ name: String) -> String { "the column '\(name)' of the '\(modelName)' record \(key)" }

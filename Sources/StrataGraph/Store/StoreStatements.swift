@@ -55,13 +55,42 @@ struct StoreStatements {
   /// Where the values of `type` go in `table`'s rows (`RecordRows.Plan`);
   /// nil when the table does not hold the model.
   mutating func plan(_ table: TableLayout.Table, type: ModelType, reading: Bool = false) -> RecordRows.Plan? {
+    // the rows of one table come one after another: the last answer is
+    // kept apart, as making and hashing the key below cost more than
+    // reading a small row's cells (Benchmarks/README.md, "Rows read back")
+    let id = ObjectIdentifier(type)
+    if let last = lastPlan, last.type == id, last.reading == reading, last.table == table.name {
+      return last.plan
+    }
     // the file's layout, which rows are read with, may be another than the one written
     let name = (reading ? "r\u{0}" : "w\u{0}") + table.name + "\u{0}" + type.name
-    if let made = plans[name] { return made }
-    let made = RecordRows.Plan(table, type: type)
+    let made = plans[name] ?? RecordRows.Plan(table, type: type)
     plans[name] = made
+    lastPlan = (reading, table.name, id, made)
     return made
   }
+
+  /// The model a row read back names (its `strata_type` cell) and where its
+  /// values are in `table`'s rows, or nil when the schema has no such model
+  /// or the table does not hold it. The last answer is kept, as `plan`'s.
+  mutating func readingPlan(_ table: TableLayout.Table, modelNamed name: String, in schema: Schema)
+    -> (ModelType, RecordRows.Plan)?
+  {
+    if let last = lastModel, last.name == name, last.table == table.name,
+      let plan = plan(table, type: last.type, reading: true)
+    {
+      return (last.type, plan)
+    }
+    guard case .success(let type) = schema.modelType(name), let plan = plan(table, type: type, reading: true)
+    else { return nil }
+    lastModel = (name, table.name, type)
+    return (type, plan)
+  }
+
+  /// `plan`'s last answer, by what it was asked.
+  private var lastPlan: (reading: Bool, table: String, type: ObjectIdentifier, plan: RecordRows.Plan?)? = nil
+  /// `readingPlan`'s last model, by the name and table it was asked for.
+  private var lastModel: (name: String, table: String, type: ModelType)? = nil
 
   /// The SQL of `table` of `layout`.
   mutating func sql(for table: TableLayout.Table, in layout: TableLayout) -> Table {
