@@ -36,16 +36,42 @@ enum JSONEscape {
   /// The value of four hex digits given as the bytes of `word` (the first
   /// digit its lowest byte), or nil.
   @inline(__always) static func hex4(word: UInt32) -> UInt32? {
-    let high: UInt32 = 0x8080_8080
-    // with every byte below 0x80, adding to a byte never carries into the next
-    guard word & high == 0 else { return nil }
-    let digit = (word &+ 0x5050_5050) & ~(word &+ 0x4646_4646) & high  // 0x30...0x39
-    let folded = word | 0x2020_2020  // A-F to a-f
-    let letter = (folded &+ 0x1F1F_1F1F) & ~(folded &+ 0x1919_1919) & high  // 0x61...0x66
-    guard digit | letter == high else { return nil }
+    guard isHex4(word) else { return nil }
     // a digit's value is its low nibble, a letter's its low nibble plus 9
     let nibbles = (word & 0x0F0F_0F0F) &+ ((word >> 6) & 0x0101_0101) &* 9
     return (nibbles & 0xFF) << 12 | (nibbles >> 8 & 0xFF) << 8 | (nibbles >> 16 & 0xFF) << 4 | nibbles >> 24
+  }
+
+  /// True when the four bytes of `word` are hex digits (either case).
+  @inline(__always) static func isHex4(_ word: UInt32) -> Bool {
+    isHex(UInt64(word) | 0x3030_3030 << 32)
+  }
+
+  /// True when the eight bytes of `word` are hex digits (either case).
+  @inline(__always) static func isHex(_ word: UInt64) -> Bool {
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // with every byte below 0x80, adding to a byte never carries into the next
+    guard word & high == 0 else { return false }
+    let digit = (word &+ ones &* 0x50) & ~(word &+ ones &* 0x46) & high  // 0x30...0x39
+    let folded = word | ones &* 0x20  // A-F to a-f
+    let letter = (folded &+ ones &* 0x1F) & ~(folded &+ ones &* 0x19) & high  // 0x61...0x66
+    return digit | letter == high
+  }
+
+  /// The high bytes of the two units written by the eight hex digits
+  /// `word` (checked by `isHex`; the first unit's digits its low half): the
+  /// values of each unit's first two digits, in the low byte of each half.
+  @inline(__always) static func highBytes(_ word: UInt64) -> UInt64 {
+    // a digit's value is its low nibble, a letter's its low nibble plus 9
+    let nibbles = (word & 0x0F0F_0000_0F0F) &+ ((word >> 6) & 0x0101_0000_0101) &* 9
+    return (nibbles & 0xFF_0000_00FF) << 4 | (nibbles >> 8) & 0xFF_0000_00FF
+  }
+
+  /// 1 when either unit written by the eight hex digits `word` is zero (a
+  /// key may not hold `\u0000`), else 0.
+  @inline(__always) static func zeroUnits(_ word: UInt64) -> UInt32 {
+    word & 0xFFFF_FFFF == 0x3030_3030 || word >> 32 == 0x3030_3030 ? 1 : 0
   }
 
   /// True for the high (first) half of a surrogate pair.
@@ -90,36 +116,58 @@ enum JSONEscape {
     -> Int?
   {
     var index = at
-    // a high half read, its low half due next
-    var pending = false
+    // 1 after a high half, its low half due next
+    var pending: UInt32 = 0
     var wrong: UInt32 = 0
-    // `\uXXXX` escapes, the common ones, each read as one word with the
-    // two bytes after it (while eight bytes remain): anything else, and
-    // the run's last bytes, are read one escape at a time below
-    while index + 8 <= end {
+    // `\uXXXX` escapes, the common ones, read two at a time as two words
+    // (while sixteen bytes remain), then one at a time as one word with the
+    // two bytes after it (while eight remain): anything else, and the run's
+    // last bytes, are read one escape at a time below
+    while index &+ 16 <= end {
+      let first = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      let second = UInt64(littleEndian: UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self))
+      // `\u` at bytes 0 and 6; the digits at 2-5 and 8-11, as one word
+      let digits = (first >> 16) & 0xFFFF_FFFF | second << 32
+      guard first & 0xFFFF_0000_0000_FFFF == 0x755C_0000_0000_755C, isHex(digits) else { break }
+      let highs = highBytes(digits)
+      let one = UInt32(truncatingIfNeeded: highs) & 0xFC
+      let two = UInt32(truncatingIfNeeded: highs >> 32) & 0xFC
+      wrong |= (one == 0xDC ? 1 : 0) ^ pending
+      wrong |= (two == 0xDC ? 1 : 0) ^ (one == 0xD8 ? 1 : 0)
+      pending = two == 0xD8 ? 1 : 0
+      if key { wrong |= zeroUnits(digits) }
+      index &+= 12
+      guard (second >> 32) & 0xFF == 0x5C else { return wrong | pending == 0 ? index : nil }
+    }
+    while index &+ 8 <= end {
       let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-      guard let unit = unicodeUnit(word) else { break }
-      wrong |= (unit & 0xFC00 == 0xDC00) != pending || (key && unit == 0) ? 1 : 0
-      pending = unit & 0xFC00 == 0xD800
-      index += 6
+      // the digits, and four zero digits above them
+      let digits = (word >> 16) & 0xFFFF_FFFF | 0x3030_3030 << 32
+      guard word & 0xFFFF == 0x755C, isHex(digits) else { break }
+      // only the unit's high byte is needed: its surrogate class
+      let high = UInt32(truncatingIfNeeded: highBytes(digits)) & 0xFC
+      wrong |= (high == 0xDC ? 1 : 0) ^ pending
+      pending = high == 0xD8 ? 1 : 0
+      if key { wrong |= digits & 0xFFFF_FFFF == 0x3030_3030 ? 1 : 0 }
+      index &+= 6
       // the run goes on where the byte after the escape is a backslash
-      guard (word >> 48) & 0xFF == 0x5C else { return wrong == 0 && !pending ? index : nil }
+      guard (word >> 48) & 0xFF == 0x5C else { return wrong | pending == 0 ? index : nil }
     }
     while true {
       guard index + 1 < end else { return nil }
       let letter = base[index + 1]
       if letter == UInt8(ascii: "u") {
         guard let unit = hex4(base, index + 2, end) else { return nil }
-        wrong |= (isLow(unit) != pending ? 1 : 0) | (key && unit == 0 ? 1 : 0)
-        pending = isHigh(unit)
+        wrong |= (isLow(unit) ? 1 : 0) ^ pending | (key && unit == 0 ? 1 : 0)
+        pending = isHigh(unit) ? 1 : 0
         index += 6
       } else {
-        guard !pending, simple(letter) != nil else { return nil }
+        guard pending == 0, simple(letter) != nil else { return nil }
         index += 2
       }
       guard index < end, base[index] == UInt8(ascii: "\\") else { break }
     }
-    guard wrong == 0, !pending else { return nil }
+    guard wrong | pending == 0 else { return nil }
     return index
   }
 }
