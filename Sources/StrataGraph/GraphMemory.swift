@@ -114,7 +114,7 @@ final class GraphMemory {
       return held
     }
     guard !complete, store != nil, knownAbsent[root]?.contains(key) != true else { return nil }
-    guard let made = fault(root, key) else { return nil }
+    guard let made = newFault(root, key) else { return nil }
     fill(made, linked: false, lazily: lazily)
     return made.isEvicted ? nil : made
   }
@@ -134,6 +134,12 @@ final class GraphMemory {
   /// fault of it (read from the file when first used).
   func fault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
     if let held = index[root]?[key] { return held }
+    return newFault(root, key)
+  }
+
+  /// A fault of the record of key space `root` under `key`, which memory
+  /// does not hold (the caller looked).
+  private func newFault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
     guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder(root)) else {
       failure = failure ?? StrataError(code: .oom, message: "out of memory")
       return nil

@@ -274,10 +274,12 @@ extension GraphStore {
         made.append((recordKey, nil))
         continue
       }
-      let keyCells = Array(cells[0..<table.keyColumns.count])
-      let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
       var own: [String: [RecordKey]] = [:]
-      for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+      if !reading.links.isEmpty {  // a table without to-many lists: no key cells copied, no lookups
+        let keyCells = Array(cells[0..<table.keyColumns.count])
+        let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
+        for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+      }
       let stored = try RecordRows.stored(
         table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
         key: recordKey, cells: cells, links: own)

@@ -118,7 +118,7 @@ extension RecordRows {
           if cells[range].allSatisfy(\.isNull) {
             try set(index, name, json_null())
           } else {
-            guard let parts = layout.table(target)?.keyParts,
+            guard let parts = layout.keyParts(of: target),
               let targetKey = Self.key(cells[range], parts: parts),
               let made = targetKey.makeJSON()
             else { throw damaged("\(what(name)) does not hold a key of '\(target)'") }

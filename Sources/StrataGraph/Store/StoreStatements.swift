@@ -57,7 +57,7 @@ struct StoreStatements {
   mutating func plan(_ table: TableLayout.Table, type: ModelType, reading: Bool = false) -> RecordRows.Plan? {
     // the rows of one table come one after another: the last answer is
     // kept apart, as making and hashing the key below cost more than
-    // reading a small row's cells (Benchmarks/README.md, "Rows read back")
+    // reading a small row's cells (Benchmarks/README.md, "Rows handed to their records")
     let id = ObjectIdentifier(type)
     if let last = lastPlan, last.type == id, last.reading == reading, last.table == table.name {
       return last.plan

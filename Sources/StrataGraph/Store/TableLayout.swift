@@ -172,6 +172,11 @@ package struct TableLayout: Equatable, Sendable {
   /// The table named `name`.
   package func table(_ name: String) -> Table? { byName[name].map { tables[$0] } }
 
+  /// The key parts of the table named `name`, or nil: `table(name)?.keyParts`
+  /// without a copy of the whole table (its arrays retained and released),
+  /// for each to-one link of each row read back.
+  package func keyParts(of name: String) -> [KeyPart]? { byName[name].map { tables[$0].keyParts } }
+
   /// Every link table: its name, and the table and property it belongs to.
   var linkTables: [(name: String, owner: Table, property: Property)] {
     var links: [(name: String, owner: Table, property: Property)] = []
