@@ -141,13 +141,23 @@ struct StoreStatements {
 
   private var readings: [String: Reading] = [:]
 
+  /// `reading`'s last answer, by what it was asked (as `plan`'s).
+  private var lastReading: (byKey: Bool, table: String, reading: Reading)? = nil
+
   /// Forgets the reading SQL (the file's layout changed).
-  mutating func forgetReadings() { readings = [:] }
+  mutating func forgetReadings() {
+    readings = [:]
+    lastReading = nil
+  }
 
   /// The SQL that reads `table` of `layout`: every record, or (`byKey`) one.
   mutating func reading(_ table: TableLayout.Table, in layout: TableLayout, byKey: Bool) -> Reading {
+    if let last = lastReading, last.byKey == byKey, last.table == table.name { return last.reading }
     let name = (byKey ? "1:" : "*:") + table.name
-    if let made = readings[name] { return made }
+    if let made = readings[name] {
+      lastReading = (byKey, table.name, made)
+      return made
+    }
     var links: [(property: String, sql: String)] = []
     var counts: [String] = []
     for property in table.properties {
@@ -171,6 +181,7 @@ struct StoreStatements {
     if byKey { rows += " WHERE \(dialect.equalAll(keyNames))" }
     let made = Reading(rows: rows, links: links, counts: counts)
     readings[name] = made
+    lastReading = (byKey, table.name, made)
     return made
   }
 }
