@@ -5,20 +5,10 @@
 /// about 700 instructions, three times per record read from its row
 /// (Benchmarks/README.md, "Rows handed to their records"; `Slot.absentSlots`
 /// does the same for the mapper).
-extension Array {
+extension RangeReplaceableCollection {
   /// `count` copies of `value`.
-  static func filled(with value: Element, count: Int) -> [Element] {
-    var made: [Element] = []
-    made.reserveCapacity(count)
-    for _ in 0..<count { made.append(value) }
-    return made
-  }
-}
-
-extension ContiguousArray {
-  /// `count` copies of `value`.
-  static func filled(with value: Element, count: Int) -> ContiguousArray<Element> {
-    var made = ContiguousArray<Element>()
+  static func filled(with value: Element, count: Int) -> Self {
+    var made = Self()
     made.reserveCapacity(count)
     for _ in 0..<count { made.append(value) }
     return made

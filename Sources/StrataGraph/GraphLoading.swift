@@ -252,13 +252,7 @@ enum GraphLoading {
     collector: RelationCollector, absent: JPtr? = nil
   ) -> (ModelObject?, [ErrorDetail]) {
     var mapper = Mapper(schema: schema, mode: .canonical)
-    mapper.relations = collector
-    // a record mapped at no place keeps the mapper's own reserved steps
-    // (replaced by an empty array, they were freed and made again at the
-    // first property: Benchmarks/README.md, "Rows handed to their records")
-    if !steps.isEmpty { mapper.steps = steps }
-    collector.base = mapper.steps.count
-    mapper.partial = isStub
+    prepareStored(&mapper, at: steps, collector: collector, partial: isStub)
     let object = mapper.model(values, type)
     // the properties the row says hold nothing stay absent (no default)
     if let object, let absent, JValue.isArray(absent) {
@@ -281,17 +275,25 @@ enum GraphLoading {
     _ stored: RecordRows.Stored, at steps: [PathStep], schema: Schema, collector: RelationCollector
   ) -> (ModelObject?, [ErrorDetail]) {
     var mapper = Mapper(schema: schema, mode: .canonical)
+    prepareStored(&mapper, at: steps, collector: collector, partial: stored.stub)
+    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown, absent: stored.absent) {
+      stored.values[$0]
+    }
+    return (object, mapper.errors)
+  }
+
+  /// Sets up `mapper` (canonical) for a stored record at `steps`, its
+  /// relationships collected by `collector`; `partial` for a stub.
+  private static func prepareStored(
+    _ mapper: inout Mapper, at steps: [PathStep], collector: RelationCollector, partial: Bool
+  ) {
     mapper.relations = collector
     // a record mapped at no place keeps the mapper's own reserved steps
     // (replaced by an empty array, they were freed and made again at the
     // first property: Benchmarks/README.md, "Rows handed to their records")
     if !steps.isEmpty { mapper.steps = steps }
     collector.base = mapper.steps.count
-    mapper.partial = stored.stub
-    let object = mapper.canonicalModel(stored.type, unknown: stored.unknown, absent: stored.absent) {
-      stored.values[$0]
-    }
-    return (object, mapper.errors)
+    mapper.partial = partial
   }
 
   /// An `io` error for a file whose contents do not make sense.
