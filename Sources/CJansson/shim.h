@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "utf8_run.h"
+
 /* glibc's pthread_getattr_np is declared only under _GNU_SOURCE, which the
    Swift Glibc module is not built with; the engine needs it to learn the
    calling thread's stack bounds (see Sources/Strata/Runtime/StackGuard.swift). */

@@ -1,3 +1,5 @@
+import CJansson
+
 #if canImport(_Builtin_intrinsics.intel)
   import _Builtin_intrinsics.intel
 #endif
@@ -43,8 +45,11 @@ enum PlainRun {
   /// non-ASCII byte of the block instead, for the caller's byte-wise check;
   /// so the result is a special byte, a non-ASCII byte, or `end`.
   ///
-  /// Sixteen bytes at a time with SSE2 (text in Japanese, Chinese, Korean or
-  /// with emoji no longer stops at every character); elsewhere it is `end`.
+  /// Thirty-two bytes at a time with AVX2 where the CPU has it (the C kernel
+  /// `strata_utf8_run`, Sources/CJansson/utf8_run.h), then sixteen at a time
+  /// with SSE2 for what it leaves (the input's last bytes, a block it cannot
+  /// confirm), so text in Japanese, Chinese, Korean or with emoji does not
+  /// stop at every character; elsewhere it is `end`.
   @inline(__always) static func validatedEnd(_ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
     #if canImport(_Builtin_intrinsics.intel)
       var index = from
@@ -52,10 +57,24 @@ enum PlainRun {
         let chunk = _mm_loadu_si128(UnsafeRawPointer(base + index).assumingMemoryBound(to: __m128i.self))
         let high = mask(chunk)
         let special = runEnds(chunk) & ~high
+        // a stop before the block's first non-ASCII byte (32 when none)
+        if special.trailingZeroBitCount < high.trailingZeroBitCount {
+          return index + special.trailingZeroBitCount
+        }
         if high == 0 {
-          if special != 0 { return index + special.trailingZeroBitCount }
           index += 16
           continue
+        }
+        if end - index >= 32 {
+          let stop = index + strata_utf8_run(base + index, end - index)
+          if stop > index {
+            if stop < end {
+              let c = base[stop]
+              if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { return stop }
+            }
+            index = stop
+            continue
+          }
         }
         let stop = commonPrefix(chunk, high: high, special: special)
         if stop < 0 { return index + (high | special).trailingZeroBitCount }
