@@ -40,6 +40,17 @@ static inline int strata_avx2_usable(void) {
     return (b >> 5) & 1;
 }
 
+/* `strata_avx2_usable()`, asked once. */
+static inline int strata_avx2_known(void) {
+    static int usable = -1; /* -1 until asked; a race only asks twice */
+    int known = __atomic_load_n(&usable, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = strata_avx2_usable();
+        __atomic_store_n(&usable, known, __ATOMIC_RELAXED);
+    }
+    return known;
+}
+
 /* The 32 bytes before each byte of `input`, `n` (1-3) back, the earlier ones
    taken from `before` (the block before). */
 #define STRATA_UTF8_BACK(input, before, n)                                                         \
@@ -158,6 +169,67 @@ __attribute__((target("avx2"))) static inline size_t strata_utf8_run_avx2(const 
     return strata_utf8_boundary(text, index);
 }
 
+/* Runs of `\uXXXX` escapes (text where every non-ASCII character is one),
+   checked five at a time: a 32-byte block holds five escapes at bytes 0, 6,
+   12, 18 and 24. Each byte is classed at once (backslash, `u`, hex digit,
+   `0`, a `d`/`D` and the second digits of the two surrogate halves), and
+   each class's bits are tested against where an escape's bytes stand. */
+__attribute__((target("avx2"))) static inline size_t strata_escape_run_avx2(
+    const uint8_t *text, size_t length, int key, uint32_t *state) {
+    /* bit 6j of each: escape j's backslash; 6j+1 its `u`; 6j+2 to 6j+5 its digits */
+    const uint32_t slash = 0x01041041u, letter = slash << 1, digits = 0x3CF3CF3Cu;
+    uint32_t pending = *state & 1, wrong = *state >> 1;
+    size_t index = 0;
+    while (index + 32 <= length) {
+        const __m256i input = _mm256_loadu_si256((const __m256i *)(const void *)(text + index));
+        const __m256i lower = _mm256_or_si256(input, _mm256_set1_epi8(0x20));
+        const __m256i digit = _mm256_sub_epi8(input, _mm256_set1_epi8('0'));
+        const __m256i alpha = _mm256_sub_epi8(lower, _mm256_set1_epi8('a'));
+        const __m256i isDigit = _mm256_cmpeq_epi8(_mm256_min_epu8(digit, _mm256_set1_epi8(9)), digit);
+        const __m256i isAlpha = _mm256_cmpeq_epi8(_mm256_min_epu8(alpha, _mm256_set1_epi8(5)), alpha);
+        const uint32_t hex = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(isDigit, isAlpha));
+        const uint32_t backslashes = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(input, _mm256_set1_epi8('\\')));
+        const uint32_t us = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(input, _mm256_set1_epi8('u')));
+        /* the bytes in place, then the first escape with one out of place */
+        const uint32_t fit = (backslashes & slash) | (us & letter) | (hex & digits);
+        const unsigned firstMisfit = (unsigned)__builtin_ctz(~fit); /* bit 30 is never set in fit */
+        const unsigned count = firstMisfit / 6; /* whole escapes, 0-5 */
+        if (count == 0)
+            break;
+        const uint32_t escapes = slash & ((UINT32_C(1) << (6 * count)) - 1);
+        /* surrogate halves: a first digit d, a second 8-b (high) or c-f
+           (low); none where no escape's first digit is a d */
+        const uint32_t ds =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8('d'))) >> 2 & escapes;
+        if (ds == 0) {
+            wrong |= pending; /* a high half's low half was due */
+            pending = 0;
+        } else {
+            /* the second digit (as `lower - 'a'` for a letter, `input - '0'` for a digit) */
+            const uint32_t eightNine = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(digit, _mm256_set1_epi8(7))) & ~(uint32_t)_mm256_movemask_epi8(isAlpha);
+            const uint32_t letterAB = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_min_epu8(alpha, _mm256_set1_epi8(1)), alpha));
+            const uint32_t letters = (uint32_t)_mm256_movemask_epi8(isAlpha);
+            const uint32_t highs = ds & ((eightNine | letterAB) >> 3);
+            const uint32_t lows = ds & ((letters & ~letterAB) >> 3);
+            /* each low half right after a high half, and only there */
+            const uint32_t due = (highs << 6 | pending) & escapes;
+            wrong |= (lows ^ due) != 0;
+            pending = (highs >> (6 * (count - 1))) & 1;
+        }
+        if (key) {
+            const uint32_t zeros = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(input, _mm256_set1_epi8('0')));
+            wrong |= ((zeros & zeros >> 1 & zeros >> 2 & zeros >> 3) >> 2 & escapes) != 0;
+        }
+        index += 6 * count;
+        if (count < 5 || text[index] != '\\')
+            break;
+    }
+    *state = pending | wrong << 1;
+    return index;
+}
+
 /* How far `text` (`length` bytes, the rest of the input from a character
    boundary) runs before its first `"`, backslash or control byte, with every
    byte before it well-formed UTF-8: that byte's offset when it is found
@@ -165,13 +237,17 @@ __attribute__((target("avx2"))) static inline size_t strata_utf8_run_avx2(const 
    AVX2) up to which all is well formed, where the caller goes on byte by
    byte (the input's last 31 bytes, a malformed sequence). */
 static inline size_t strata_utf8_run(const uint8_t *text, size_t length) {
-    static int usable = -1; /* -1 until asked; a race only asks twice */
-    int known = __atomic_load_n(&usable, __ATOMIC_RELAXED);
-    if (known < 0) {
-        known = strata_avx2_usable();
-        __atomic_store_n(&usable, known, __ATOMIC_RELAXED);
-    }
-    return known ? strata_utf8_run_avx2(text, length) : 0;
+    return strata_avx2_known() ? strata_utf8_run_avx2(text, length) : 0;
+}
+
+/* How many bytes of `text` (`length` bytes from a backslash) are a run of
+   `\uXXXX` escapes, read in 32-byte blocks (0 without AVX2, or when the
+   first is not such an escape): every one's digits checked, and their
+   surrogate halves paired. `state` carries the run's flags in and out: bit
+   0 a high half whose low half is due next, bit 1 an error met (a half
+   unpaired; with `key`, `\u0000`). The caller reads what follows. */
+static inline size_t strata_escape_run(const uint8_t *text, size_t length, int key, uint32_t *state) {
+    return strata_avx2_known() ? strata_escape_run_avx2(text, length, key, state) : 0;
 }
 
 #undef STRATA_UTF8_BACK
@@ -179,6 +255,14 @@ static inline size_t strata_utf8_run(const uint8_t *text, size_t length) {
 static inline size_t strata_utf8_run(const uint8_t *text, size_t length) {
     (void)text;
     (void)length;
+    return 0;
+}
+
+static inline size_t strata_escape_run(const uint8_t *text, size_t length, int key, uint32_t *state) {
+    (void)text;
+    (void)length;
+    (void)key;
+    (void)state;
     return 0;
 }
 #endif
