@@ -9,8 +9,10 @@ On a machine whose speed moves between processes (Benchmarks/README.md,
 "Reading the table"), a ratio of two rows of `scripts/bench` taken a minute
 apart can be off by 1.5x either way; two calls alternating in one process
 see the same machine. Prints, per payload, the best and the median of each,
-the ratio msgspec / Strata's C call (above 1: Strata is faster), and the
-ratio of the Python call to the C call.
+the ratio msgspec / Strata's C call (above 1: Strata is faster), the ratio
+of the Python call to the C call, and the issue's "busy heap" row: the C call
+made right after a jansson DOM of the payload was built and freed (as a server
+that also builds DOMs would make it), its ratio to msgspec likewise.
 
     python3 bench_alternating.py [ROUNDS]
 
@@ -75,11 +77,22 @@ def library():
     return lib, path
 
 
+def jansson():
+    """libjansson, for the busy-heap row's DOM (json_loadb, then json_delete: the
+    DOM's one reference is the loader's)."""
+    lib = ctypes.CDLL("libjansson.so.4")
+    lib.json_loadb.restype = ctypes.c_void_p
+    lib.json_loadb.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
+    lib.json_delete.argtypes = [ctypes.c_void_p]
+    return lib
+
+
 def main(argv):
     rounds = int(argv[1]) if len(argv) > 1 else 10
     lib, path = library()
     os.environ["STRATA_LIBRARY"] = path  # the binding loads the same library
     strata = bench_social.import_strata()
+    dom = jansson()
     data = os.path.join(HERE, "..", "data")
     for name, payload, schema_file, model, decoder in PAYLOADS:
         path = os.path.join(data, payload)
@@ -106,6 +119,13 @@ def main(argv):
             lib.strata_free(models)
             return elapsed
 
+        def busy_once():
+            tree = dom.json_loadb(raw, len(raw), 0, None)
+            if not tree:
+                raise SystemExit("%s: json_loadb failed" % name)
+            dom.json_delete(tree)
+            return strata_once()
+
         def msgspec_once():
             t0 = time.perf_counter()
             result = dec.decode(raw)
@@ -123,18 +143,19 @@ def main(argv):
         strata_once()
         msgspec_once()
         python_once()  # warm-ups
-        ours, theirs, python = [], [], []
-        calls = [(strata_once, ours), (msgspec_once, theirs), (python_once, python)]
+        ours, theirs, python, busy = [], [], [], []
+        calls = [(strata_once, ours), (msgspec_once, theirs), (python_once, python), (busy_once, busy)]
         for index in range(rounds):
             # the order turns, so that none always runs in another's wake
-            for call, into in calls[index % 3 :] + calls[: index % 3]:
+            for call, into in calls[index % 4 :] + calls[: index % 4]:
                 gc.collect()
                 into.append(call())
         mb = len(raw) / 1e6
         print(
             "%s: strata_map_manyb best %.2f ms (%.0f MB/s), median %.2f; msgspec best %.2f ms (%.0f MB/s), "
             "median %.2f; msgspec / strata %.2fx by the best, %.2fx by the median; "
-            "Python map_many best %.2f ms, median %.2f: %.2fx the C call by the best, %.2fx by the median"
+            "Python map_many best %.2f ms, median %.2f: %.2fx the C call by the best, %.2fx by the median; "
+            "busy heap: C call best %.2f ms, median %.2f, msgspec / it %.2fx by the best, %.2fx by the median"
             % (
                 name,
                 min(ours) * 1e3,
@@ -149,6 +170,10 @@ def main(argv):
                 statistics.median(python) * 1e3,
                 min(python) / min(ours),
                 statistics.median(python) / statistics.median(ours),
+                min(busy) * 1e3,
+                statistics.median(busy) * 1e3,
+                min(theirs) / min(busy),
+                statistics.median(theirs) / statistics.median(busy),
             ),
             flush=True,
         )

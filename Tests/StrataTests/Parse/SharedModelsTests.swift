@@ -181,3 +181,109 @@ private func nested(_ model: Model, _ index: Int) -> ModelObject? {
   // the shallow record twice maps
   #expect(throws: Never.self) { try schema.mapMany("N", parsing: "[" + chain(100) + ", " + chain(100) + "]") }
 }
+
+/// Objects that only key paths go through (`owner` for properties at
+/// `owner.id`, `owner.name`, ...) repeat as nested models do, and what one
+/// gave is given again where its text comes again (`SharedModels`' path
+/// entries). Records whose owners come from a small pool, byte for byte
+/// (duplicate keys, nulls, wrong types, numbers outside jansson's range, a
+/// non-object, two texts alike in their first 64 bytes, a nested path),
+/// read as one array map as each record read alone does: the same values,
+/// or the same errors at the same places.
+@Test func repeatedPathObjectsMapAsEachRecordAlone() throws {
+  let schema = try Schema(
+    parsing: #"""
+      {"strata": 1, "models": {
+        "R": {"properties": {
+          "id": {"type": "int", "required": true},
+          "ownerID": {"type": "int?", "json": "owner.id"},
+          "ownerName": {"type": "string?", "json": "owner.name"},
+          "ownerScore": {"type": "double?", "json": "owner.score"},
+          "ownerRank": {"type": "int?", "json": "owner.meta.rank"},
+          "ownerSince": {"type": "date?", "json": "owner.since"}
+        }}
+      }}
+      """#)
+  // the last is refused (a key path through a string); the others map
+  let owners = [
+    #"{"id": 1, "name": "ann"}"#, #"{"id": 2, "name": "b\u00f6b", "score": 2.5, "meta": {"rank": 3}}"#,
+    #"{"id": 3, "name": "cy", "extra": [1, {"x": null}], "since": "2020-01-02T03:04:05Z"}"#,
+    #"{"id": 4, "meta": null}"#, "null", #"{"id": 5, "score": 123456789012345678901234567890}"#,
+    #"{"id": 7, "name": "d", "name": "e", "meta": {"rank": 1, "rank": 2}}"#,
+    #"{"id": 8, "extra": 123456789012345678901234567890}"#,
+    // two texts whose first 64 bytes are the same (the key of `SharedModels`)
+    #"{"id": 9, "name": "a name long enough to run past the first sixty-four bytes", "score": 1.5}"#,
+    #"{"id": 9, "name": "a name long enough to run past the first sixty-four bytes", "score": 2.5}"#,
+    #"{"name": "no id", "meta": {}}"#, #"{"id": "one"}"#, #"{"id": 10, "meta": "high"}"#,
+  ]
+  var random = SeededRandom(seed: 0x9A7B)
+  func pick() -> String {
+    random.below(100) == 0 ? owners[owners.count - 1] : owners[random.below(owners.count - 1)]
+  }
+  var mapped = 0
+  var failed = 0
+  for _ in 0..<300 {
+    var records: [String] = []
+    for id in 0..<(1 + random.below(80)) {
+      var members = [#""id": \#(id)"#, #""note": "x""#]
+      if random.below(8) != 0 { members.append(#""owner": "# + pick()) }
+      // now and then the owner comes twice: the last one counts
+      if random.below(20) == 0 { members.append(#""owner": "# + pick()) }
+      records.append("{" + members.joined(separator: ", ") + "}")
+    }
+    let text = "[" + records.joined(separator: ", ") + "]"
+    let whole = Result { () throws(StrataError) in try schema.mapMany("R", parsing: text) }
+    var errors: [(String, String)] = []
+    var models: [Model] = []
+    for (index, record) in records.enumerated() {
+      switch Result(catching: { () throws(StrataError) in try schema.map("R", parsing: record) }) {
+      case .success(let model): models.append(model)
+      case .failure(let error): errors += error.errors.map { ("/\(index)" + $0.path, $0.message) }
+      }
+    }
+    switch whole {
+    case .success(let array):
+      #expect(errors.isEmpty, "\(text)")
+      #expect(try array.map { try $0.json } == models.map { try $0.json }, "\(text)")
+      mapped += 1
+    case .failure(let error):
+      #expect(error.errors.map(\.path) == errors.map(\.0), "\(text)")
+      #expect(error.errors.map(\.message) == errors.map(\.1), "\(text)")
+      failed += 1
+    }
+  }
+  #expect(mapped > 20 && failed > 20)
+}
+
+/// The same text reached through a key path at two depths is read again at
+/// the deeper one: a `json` value under the path that nests within the limit
+/// at the first place exceeds it at the second, and the array is refused
+/// there, as the parsed array is.
+@Test func aPathObjectIsNotReusedDeeperThanItWasRead() throws {
+  let schema = try Schema(
+    parsing: #"""
+      {"strata": 1, "models": {
+        "N": {"properties": {"child": {"type": "N?"}, "payload": {"type": "json?", "json": "leaf.payload"}}}
+      }}
+      """#)
+  let deep = 400
+  let payload = String(repeating: "[", count: deep) + String(repeating: "]", count: deep)
+  func chain(_ levels: Int) -> String {
+    var text = #"{"leaf": {"payload": "# + payload + "}}"
+    for _ in 0..<levels { text = #"{"child": "# + text + "}" }
+    return text
+  }
+  let text = "[" + chain(100) + ", " + chain(120) + "]"
+  let (direct, parsed) = bothWays(schema, "N", text)
+  guard case .failure(let b) = parsed else {
+    Issue.record("the parsed array was expected to fail: \(parsed)")
+    return
+  }
+  guard case .failure(let a) = direct else {
+    Issue.record("read from its bytes, the array mapped: \(direct)")
+    return
+  }
+  #expect(a.errors.map(\.path) == b.errors.map(\.path))
+  #expect(a.errors.map(\.code) == b.errors.map(\.code))
+  #expect(throws: Never.self) { try schema.mapMany("N", parsing: "[" + chain(100) + ", " + chain(100) + "]") }
+}
