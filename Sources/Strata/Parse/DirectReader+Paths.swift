@@ -28,38 +28,6 @@ extension DirectReader {
       return mapper.errors.isEmpty
     default: return false
     }
-    // an object whose text was read before through this path gives what it
-    // gave then (`SharedModels`)
-    let id = ObjectIdentifier(path)
-    guard let shared, let stat = shared.tracking(id) else { return descendObject(path, plan, &slots) }
-    let start = parser.position
-    let depth = parser.depth << 17 | (partial ? 1 << 16 : 0) | mapper.depth
-    let key = SharedModels.key(parser.base + start, available: parser.end - start)
-    if let (stored, length) = shared.find(
-      key, parser.base, start: start, end: parser.end, path: id, depth: depth)
-    {
-      for (offset, index) in path.properties.enumerated() { slots[index] = stored[offset].shared() }
-      parser.position = start + length
-      shared.counted(stat, hit: true)
-      return true
-    }
-    shared.counted(stat, hit: false)
-    let standIns = numbers.count
-    guard descendObject(path, plan, &slots) else { return false }
-    // what holds stand-ins of out-of-range numbers is not shared
-    if numbers.count == standIns {
-      var given = ContiguousArray<Slot>()
-      given.reserveCapacity(path.properties.count)
-      for index in path.properties { given.append(slots[index].shared()) }
-      shared.store(key, start: start, length: parser.position - start, path: id, depth: depth, slots: given)
-    }
-    return true
-  }
-
-  /// `descend` for the object at `position`: its members read one by one.
-  private mutating func descendObject(
-    _ path: DirectPlan.PathPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
-  ) -> Bool {
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit else { return false }

@@ -26,12 +26,8 @@ import Glibc
 /// one did: nothing needs to be scanned. A miss costs the hash and one
 /// lookup, so no object is read twice.
 ///
-/// Objects that only key paths go through are kept the same way, as the
-/// values they gave the path's properties (leaves retained, models shared).
-///
 /// Entries refer to the reader's input by offset, so a table serves one
-/// input; it holds at most `limit` models (the last one kept for each key)
-/// and 4,096 path objects (the last one kept for each key's low bits).
+/// input; it holds at most `limit` models (the last one kept for each key).
 final class SharedModels {
   private struct Entry {
     var start: Int
@@ -41,52 +37,7 @@ final class SharedModels {
     var object: ModelObject
   }
 
-  /// What an object that only key paths go through gave (`user` for
-  /// properties at `user.id` and `user.screen_name`): the values of the
-  /// path's properties, each an owned reference.
-  private struct PathEntry {
-    var start: Int
-    var length: Int
-    var path: ObjectIdentifier
-    var depth: Int
-    var slots: ContiguousArray<Slot>
-  }
-
   private var entries: [UInt64: Entry] = [:]
-  /// Path objects by their key, direct-mapped (`pathSlots` entries, the
-  /// last one kept at each): no hashing of the key again and no growth.
-  private var paths: ContiguousArray<PathEntry?> = []
-  private static let pathSlots = 4096
-
-  /// Each path seen (linear: a plan has few), with its finds that hit and
-  /// missed: a path whose objects seldom repeat stops being looked up.
-  private var pathStats = ContiguousArray<(path: ObjectIdentifier, hits: Int, misses: Int)>()
-
-  /// The index of `path` in the counts (for `counted`), or nil when its
-  /// objects have seldom repeated: after 512 misses, fewer than one hit in
-  /// sixteen. A lookup that misses costs a hash and the values' copies.
-  /// (Repeats come slowly at first: the social payload's users hit 14 times
-  /// in their first 256 objects, 68 in 512, 764 in 2,048; the search
-  /// payload's places never.)
-  func tracking(_ path: ObjectIdentifier) -> Int? {
-    for index in pathStats.indices where pathStats[index].path == path {
-      let stat = pathStats[index]
-      return stat.misses >= 512 && stat.hits * 16 < stat.misses ? nil : index
-    }
-    pathStats.append((path, 0, 0))
-    return pathStats.count - 1
-  }
-
-  /// Counts a find of the path at `index` (from `tracking`).
-  func counted(_ index: Int, hit: Bool) {
-    if hit { pathStats[index].hits += 1 } else { pathStats[index].misses += 1 }
-  }
-
-  /// The entry of `paths` for `key`: its top 12 bits after a multiplication
-  /// by 2^64 / phi (Fibonacci hashing), which mixes every bit of the key in.
-  @inline(__always) private static func pathSlot(_ key: UInt64) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
-  }
   /// The most models held at once; past it, new keys are not kept.
   static let limit = 4096
   /// How many of an object's first bytes its key is made of.
@@ -94,12 +45,6 @@ final class SharedModels {
 
   /// An empty table.
   init() {}
-
-  deinit {
-    for case let entry? in paths {
-      for slot in entry.slots { slot.release() }
-    }
-  }
 
   /// The key of the object at `bytes` (`available` bytes to the input's
   /// end): a hash of its first `prefix` bytes, or of those up to its first
@@ -131,35 +76,5 @@ final class SharedModels {
   {
     guard entries.count < Self.limit || entries[key] != nil else { return }
     entries[key] = Entry(start: start, length: length, plan: plan, depth: depth, object: object)
-  }
-
-  /// The values that the object read earlier through `path` at `depth`, from
-  /// text equal to the bytes at `start` of `base` (which end at `end`), gave
-  /// the path's properties (in the order of `PathPlan.properties`; the table
-  /// keeps them), and the length of that text; nil when there is none.
-  func find(
-    _ key: UInt64, _ base: UnsafePointer<UInt8>, start: Int, end: Int, path: ObjectIdentifier, depth: Int
-  ) -> (ContiguousArray<Slot>, Int)? {
-    guard !paths.isEmpty, let entry = paths[Self.pathSlot(key)],
-      entry.path == path, entry.depth == depth, entry.length <= end - start,
-      entry.start == start || memcmp(base + entry.start, base + start, entry.length) == 0
-    else { return nil }
-    return (entry.slots, entry.length)
-  }
-
-  /// Keeps `slots` (owned references, which the table takes) as what the
-  /// `length` bytes at `start`, read through `path` at `depth`, gave.
-  func store(
-    _ key: UInt64, start: Int, length: Int, path: ObjectIdentifier, depth: Int, slots: ContiguousArray<Slot>
-  ) {
-    if paths.isEmpty {
-      paths.reserveCapacity(Self.pathSlots)
-      for _ in 0..<Self.pathSlots { paths.append(nil) }
-    }
-    let at = Self.pathSlot(key)
-    if let old = paths[at] {
-      for slot in old.slots { slot.release() }
-    }
-    paths[at] = PathEntry(start: start, length: length, path: path, depth: depth, slots: slots)
   }
 }
