@@ -1396,7 +1396,7 @@ static const struct scenario scenarios[] = {
     {"deep-json-update", test_deep_json_update, 120, NULL},
     {"deep-json-archive", test_deep_json_archive, 120, NULL},
     {"many-models", test_many_models, 120, NULL},
-    {"many-models-extends", test_many_models_extends, 60, NULL},
+    {"many-models-extends", test_many_models_extends, 120, NULL},
     {"many-models-wide", test_many_models_wide, 120, NULL},
     {"big-string", test_big_string, 120, NULL},
     {"big-integers", test_big_integers, 120, NULL},
