@@ -1,14 +1,16 @@
 #ifndef STRATA_UTF8_RUN_H
 #define STRATA_UTF8_RUN_H
-/* The byte parser's UTF-8 kernel (Sources/Strata/Parse/PlainRun.swift): how
-   far a run of string bytes goes before its first `"`, backslash or control
-   byte, every byte before it checked as well-formed UTF-8, 32 bytes a step
-   with AVX2.
+/* The byte parser's AVX2 kernels: `strata_utf8_run` (for
+   Sources/Strata/Parse/PlainRun.swift), how far a run of string bytes goes
+   before its first `"`, backslash or control byte, every byte before it
+   checked as well-formed UTF-8, 32 bytes a step; and `strata_escape_run`
+   (for `JSONEscape.skipRun`), a run of `\uXXXX` escapes checked five at a
+   time.
 
    Swift can only emit the x86-64 baseline (SSE2), and the check wants a
-   byte shuffle (`vpshufb`, SSSE3 and later). So the kernel is C with the
-   AVX2 target on the function alone, chosen at run time: on a CPU or OS
-   without AVX2 (or off x86-64) it returns 0 and the Swift code does the
+   byte shuffle (`vpshufb`, SSSE3 and later). So the kernels are C with the
+   AVX2 target on their functions alone, chosen at run time: on a CPU or OS
+   without AVX2 (or off x86-64) they return 0 and the Swift code does the
    whole run. Each block is checked the way Keiser and Lemire describe
    ("Validating UTF-8 in less than one instruction per byte", 2021): three
    16-entry tables looked up by the nibbles of each byte and of the byte
