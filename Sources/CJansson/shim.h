@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "utf8_run.h"
+#include "skip_container.h"
 
 /* glibc's pthread_getattr_np is declared only under _GNU_SOURCE, which the
    Swift Glibc module is not built with; the engine needs it to learn the
