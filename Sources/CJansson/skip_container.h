@@ -323,75 +323,6 @@ __attribute__((target("avx2"))) static inline size_t strata_skip_container_avx2(
     }
 }
 
-/* Past the members of an object a key memo knows and its reader does not
-   want (for `DirectReader`, its `KeyMemo`): from `position`, at a member's
-   opening quote, each member whose key's bytes repeat the memo's entry at
-   `*cursor` or the one after it (as `KeyMemo.match` compares them), whose
-   entry is not wanted, whose value the kernel is sure of, and which a comma
-   follows, is crossed with its comma and the spaces after it; `*cursor`
-   moves past each entry matched. It stops at the first member that is not
-   such (before its key), and returns where it stopped.
-
-   The memo's entries are `count` keys: entry i's bytes at `storage + i *
-   slot` (64 of them readable), `spans[i]` of them, negative for a key that
-   is wanted. `room` is the parser's room for nesting, as for
-   `strata_skip_container`. */
-__attribute__((target("avx2"))) static inline size_t strata_skip_members_avx2(const uint8_t *base,
-    size_t position, size_t end, const uint8_t *storage, size_t slot, const int32_t *spans, size_t count,
-    size_t *cursor, size_t room) {
-    const uint8_t *text = base + position;
-    const uint8_t *const stop = base + end;
-    size_t index = *cursor;
-    for (;;) {
-        if (stop - text < 64)
-            break;
-        const __m256i low = _mm256_loadu_si256((const __m256i *)(const void *)text);
-        const __m256i high = _mm256_loadu_si256((const __m256i *)(const void *)(text + 32));
-        size_t matched = SIZE_MAX;
-        int32_t span = 0;
-        for (size_t entry = index; entry < count && entry < index + 2; entry++) {
-            span = spans[entry];
-            const uint32_t length = (uint32_t)(span < 0 ? -span : span);
-            const uint8_t *kept = storage + entry * slot;
-            const uint64_t same =
-                (uint64_t)(uint32_t)_mm256_movemask_epi8(
-                    _mm256_cmpeq_epi8(low, _mm256_loadu_si256((const __m256i *)(const void *)kept))) |
-                (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                    high, _mm256_loadu_si256((const __m256i *)(const void *)(kept + 32))))
-                    << 32;
-            const uint64_t wanted = length >= 64 ? UINT64_MAX : (UINT64_C(1) << length) - 1;
-            if (length > 0 && length <= 64 && (same & wanted) == wanted) {
-                matched = entry;
-                break;
-            }
-        }
-        if (matched == SIZE_MAX || span <= 0)
-            break; /* a key the memo does not know here, or one the reader wants */
-        const uint8_t *at = text + span;
-        const uint8_t c = *at;
-        if (c == '"') {
-            at = strata_skip_string(at + 1, stop, 0);
-        } else if (c == '{' || c == '[') {
-            const size_t after = strata_skip_container_avx2(base, (size_t)(at - base), end, room);
-            at = after == 0 ? NULL : base + after;
-        } else {
-            at = strata_skip_scalar(at, stop);
-        }
-        if (at == NULL)
-            break;
-        at = strata_skip_spaces(at, stop);
-        if (at >= stop || *at != ',')
-            break; /* the object's last member (or anything else) is the reader's */
-        at = strata_skip_spaces(at + 1, stop);
-        if (at >= stop || *at != '"')
-            break;
-        text = at;
-        index = matched + 1;
-    }
-    *cursor = index;
-    return (size_t)(text - base);
-}
-
 /* The index after the object or array whose opening bracket is at
    `position` (with `end` the input's length), when the kernel is sure all of
    it is valid JSON as jansson reads it, with at most `room - 1` levels of
@@ -403,29 +334,7 @@ static inline size_t strata_skip_container(const uint8_t *base, size_t position,
     return strata_avx2_known() ? strata_skip_container_avx2(base, position, end, room) : 0;
 }
 
-/* `strata_skip_members_avx2` where the CPU has AVX2; `position` itself
-   (and `*cursor` as it was) otherwise. */
-static inline size_t strata_skip_members(const uint8_t *base, size_t position, size_t end,
-    const uint8_t *storage, size_t slot, const int32_t *spans, size_t count, size_t *cursor, size_t room) {
-    return strata_avx2_known()
-               ? strata_skip_members_avx2(base, position, end, storage, slot, spans, count, cursor, room)
-               : position;
-}
-
 #else
-static inline size_t strata_skip_members(const uint8_t *base, size_t position, size_t end,
-    const uint8_t *storage, size_t slot, const int32_t *spans, size_t count, size_t *cursor, size_t room) {
-    (void)base;
-    (void)end;
-    (void)storage;
-    (void)slot;
-    (void)spans;
-    (void)count;
-    (void)cursor;
-    (void)room;
-    return position;
-}
-
 static inline size_t strata_skip_container(const uint8_t *base, size_t position, size_t end, size_t room) {
     (void)base;
     (void)position;

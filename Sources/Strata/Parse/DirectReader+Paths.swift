@@ -39,16 +39,7 @@ extension DirectReader {
     }
     let memo = memos.memo(ObjectIdentifier(path))
     var cursor = 0
-    // set after a member the path does not want: the members after it that
-    // the memo knows and the path does not want either are crossed in C
-    var unwanted = false
     while true {
-      if unwanted {
-        unwanted = false
-        parser.position = memo.skipUnwanted(
-          parser.base, parser.position, parser.end, cursor: &cursor,
-          room: PrunedParser.depthLimit - parser.depth)
-      }
       // written out rather than through `parser.memberKey`: a hot loop on
       // payloads read through key paths (Benchmarks/README.md, "Choices the
       // figures made")
@@ -84,9 +75,8 @@ extension DirectReader {
           guard descend(inner, plan, &slots) else { return false }
         case .collect, .plucks: return false
         }
-      } else {
-        guard parser.skipMember() else { return false }
-        unwanted = true
+      } else if !parser.skipMember() {
+        return false
       }
       switch parser.afterMember(closing: UInt8(ascii: "}")) {
       case .more: continue

@@ -219,16 +219,7 @@ package struct DirectReader {
       // a key with escapes, decoded (read only where `key` is nil); made
       // here, not per member, so that a member does not release an array
       var decoded: [UInt8] = []
-      // set after a member the plan does not want: the members after it
-      // that the memo knows and the plan does not want either are crossed in C
-      var unwanted = false
       while true {
-        if unwanted {
-          unwanted = false
-          parser.position = memo.skipUnwanted(
-            parser.base, parser.position, parser.end, cursor: &cursor,
-            room: PrunedParser.depthLimit - parser.depth)
-        }
         let key: Range<Int>?
         let found: Int?
         if let hit = memo.match(parser.base, parser.position, parser.end, cursor: &cursor) {
@@ -283,7 +274,6 @@ package struct DirectReader {
           }
         } else if plan.unknownKeys == .ignore {
           if !parser.skipMember() { return nil }
-          unwanted = true
         } else if !unknownMember(plan, key, decoded, &unknown) {
           return nil
         }

@@ -1,5 +1,3 @@
-import CJansson
-
 #if canImport(_Builtin_intrinsics.intel)
   import _Builtin_intrinsics.intel
 #endif
@@ -41,10 +39,6 @@ final class KeyMemo {
   /// The entries' bytes, each in a slot of `slotSize`, plus 16 bytes so a
   /// block load from any slot stays inside.
   private let storage: UnsafeMutablePointer<UInt8>
-  /// Each entry's span again, for the C kernel (`strata_skip_members`):
-  /// negative for a key the plan wants; 0 past the last entry (one more
-  /// than `limit`, so that the entry at any cursor may be read).
-  private let spans: UnsafeMutablePointer<Int32>
 
   /// Keys kept per memo.
   static let limit = 256
@@ -54,33 +48,10 @@ final class KeyMemo {
   init() {
     storage = .allocate(capacity: Self.limit * Self.slotSize + 16)
     storage.initialize(repeating: 0, count: Self.limit * Self.slotSize + 16)
-    spans = .allocate(capacity: Self.limit + 1)
-    spans.initialize(repeating: 0, count: Self.limit + 1)
   }
 
   deinit {
     storage.deallocate()
-    spans.deallocate()
-  }
-
-  /// Crosses, from `position` (a member's opening quote), the members of
-  /// an object that this memo's entries at `cursor` know and its plan does
-  /// not want, when the C kernel is sure of them (`strata_skip_members`,
-  /// Sources/CJansson/skip_container.h: their values skipped as
-  /// `skipMember` would, each followed by a comma); `cursor` moves as
-  /// `match` would move it. Returns where the next member begins (at
-  /// `position` when none was crossed, and always without AVX2). `room` is
-  /// the parser's room for nesting (`depthLimit - depth`).
-  @inline(__always) func skipUnwanted(
-    _ base: UnsafePointer<UInt8>, _ position: Int, _ end: Int, cursor: inout Int, room: Int
-  ) -> Int {
-    // no call where the next key the memo expects is one the plan wants
-    guard spans[cursor] > 0 else { return position }
-    var at = cursor
-    let next = strata_skip_members(
-      base, position, end, storage, Self.slotSize, spans, entries.count, &at, max(0, room))
-    cursor = at
-    return next
   }
 
   /// The entry whose bytes the text at `position` repeats: the one at
@@ -115,7 +86,6 @@ final class KeyMemo {
     for index in (start + keyLength + 2)..<(start + span) where base[index] == 0x0A { return }
     let offset = entries.count * Self.slotSize
     (storage + offset).update(from: base + start, count: span)
-    spans[entries.count] = Int32(found < 0 ? span : -span)
     entries.append(Entry(offset: offset, span: span, keyLength: keyLength, found: found))
     cursor += 1
   }

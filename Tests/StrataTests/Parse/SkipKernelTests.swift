@@ -174,13 +174,12 @@ struct SkipKernelTests {
   }
 }
 
-/// `strata_skip_members` (Sources/CJansson/skip_container.h), the runs of
-/// members a key memo knows and the plan does not want crossed in C, seen
-/// through `DirectReader`: arrays of objects whose keys come in one order
-/// (so that the memo learns them), most not wanted, with random values,
-/// some texts broken by a byte, read by the byte path and by the DOM path:
-/// the same models, or the same error both ways (numbers outside jansson's
-/// range left out: the bytes path may accept those when it skips them).
+/// `DirectReader` on arrays of objects whose keys come in one order (so
+/// that its key memo learns them), most not wanted, with random values
+/// (skipped members and containers, which the C kernel crosses), some texts
+/// broken by a byte, read by the byte path and by the DOM path: the same
+/// models, or the same error both ways (numbers outside jansson's range left
+/// out: the bytes path may accept those when it skips them).
 struct SkipMembersTests {
   let schema: Schema
 
