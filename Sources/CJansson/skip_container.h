@@ -63,39 +63,37 @@ static inline const uint8_t *strata_skip_unicode(const uint8_t *at, const uint8_
     return low >= 0xDC00 && low <= 0xDFFF ? at + 12 : NULL;
 }
 
+/* One bit per byte of the 32 at `input` that stops a plain run of a
+   string (`"`, backslash, a control byte) or is not ASCII (its top bit). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t strata_skip_specials(__m256i input) {
+    const __m256i lastControl = _mm256_set1_epi8(0x1F);
+    const __m256i stops = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(input, _mm256_set1_epi8('"')),
+            _mm256_cmpeq_epi8(input, _mm256_set1_epi8('\\'))),
+        _mm256_cmpeq_epi8(_mm256_max_epu8(input, lastControl), lastControl));
+    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(stops, input));
+}
+
 /* `strata_skip_string` past its first block: strings longer than 32
    bytes, with escapes or non-ASCII text (out of line, so that the common
    short string pays for none of its setup). */
 __attribute__((target("avx2"), noinline)) static const uint8_t *strata_skip_string_rest(
     const uint8_t *text, const uint8_t *end, int key) {
-    const __m256i quote = _mm256_set1_epi8('"');
-    const __m256i backslash = _mm256_set1_epi8('\\');
-    const __m256i lastControl = _mm256_set1_epi8(0x1F);
     for (;;) {
         if (end - text < 32)
             return NULL;
-        const __m256i input = _mm256_loadu_si256((const __m256i *)(const void *)text);
-        const __m256i stops = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(input, quote), _mm256_cmpeq_epi8(input, backslash)),
-            _mm256_cmpeq_epi8(_mm256_max_epu8(input, lastControl), lastControl));
-        const uint32_t stopBits = (uint32_t)_mm256_movemask_epi8(stops);
-        const uint32_t highBits = (uint32_t)_mm256_movemask_epi8(input);
-        unsigned stop;
-        if (stopBits != 0) {
-            stop = (unsigned)__builtin_ctz(stopBits);
-            if ((highBits & ((UINT32_C(1) << stop) - 1)) != 0) {
-                /* non-ASCII before the stop: checked (and the stop found) as a string's run is */
-                stop = (unsigned)strata_utf8_run_avx2(text, (size_t)(end - text));
-                if (end - text <= (ptrdiff_t)stop)
-                    return NULL;
-            }
-        } else if (highBits != 0) {
+        const uint32_t specials =
+            strata_skip_specials(_mm256_loadu_si256((const __m256i *)(const void *)text));
+        if (specials == 0) {
+            text += 32;
+            continue;
+        }
+        unsigned stop = (unsigned)__builtin_ctz(specials);
+        if (text[stop] >= 0x80) {
+            /* non-ASCII first: checked (and the stop found) as a string's run is */
             stop = (unsigned)strata_utf8_run_avx2(text, (size_t)(end - text));
             if (end - text <= (ptrdiff_t)stop)
                 return NULL;
-        } else {
-            text += 32;
-            continue;
         }
         const uint8_t *at = text + stop;
         const uint8_t c = *at;
@@ -153,14 +151,7 @@ __attribute__((target("avx2"), noinline)) static const uint8_t *strata_skip_stri
 __attribute__((target("avx2"), always_inline)) static inline const uint8_t *strata_skip_string(
     const uint8_t *text, const uint8_t *end, int key) {
     if (end - text >= 32) {
-        const __m256i input = _mm256_loadu_si256((const __m256i *)(const void *)text);
-        const __m256i lastControl = _mm256_set1_epi8(0x1F);
-        const __m256i stops = _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(input, _mm256_set1_epi8('"')),
-                _mm256_cmpeq_epi8(input, _mm256_set1_epi8('\\'))),
-            _mm256_cmpeq_epi8(_mm256_max_epu8(input, lastControl), lastControl));
-        /* the first byte that is a stop or not ASCII (its top bit set) */
-        const uint32_t special = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(stops, input));
+        const uint32_t special = strata_skip_specials(_mm256_loadu_si256((const __m256i *)(const void *)text));
         if (special != 0) {
             const unsigned stop = (unsigned)__builtin_ctz(special);
             if (text[stop] == '"')

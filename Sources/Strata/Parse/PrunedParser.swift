@@ -436,7 +436,8 @@ package struct PrunedParser {
   /// First the C kernel (`strata_skip_container`, Sources/CJansson/
   /// skip_container.h: this loop without Swift's traps, strings crossed 32
   /// bytes a step with AVX2); it answers only when it is sure all of the
-  /// container is valid, and everything else comes here: one loop over the tokens, its cursor a local (kept in a register: the
+  /// container is valid, and everything else comes here: one loop over the
+  /// tokens, its cursor a local (kept in a register: the
   /// parser's `position` is written back only around the rare calls out,
   /// for escapes, non-ASCII text, long numbers and whitespace). The common
   /// tokens (plain strings, short integers, literals) are crossed inline

@@ -29,7 +29,7 @@ struct SkipKernelTests {
     "9223372036854775808", "12345678901234567890", "1e5", "2.5E-3", "01", "-", "1.",
   ]
 
-  private static func string(_ random: inout SeededRandom, plain: Bool, key: Bool) -> String {
+  private static func string(_ random: inout SeededRandom, plain: Bool) -> String {
     var text = "\""
     for _ in 0..<random.below(4) {
       if !plain && random.below(6) == 0 {
@@ -68,7 +68,7 @@ struct SkipKernelTests {
         if index > 0 { text += space(&random, plain: plain) + "," }
         text += space(&random, plain: plain)
         if object {
-          text += string(&random, plain: plain, key: true) + space(&random, plain: plain) + ":"
+          text += string(&random, plain: plain) + space(&random, plain: plain) + ":"
           text += space(&random, plain: plain)
         }
         text += value(&random, plain: plain, depth: depth + 1)
@@ -78,7 +78,7 @@ struct SkipKernelTests {
       if !plain && random.below(5) == 0 { return rareNumbers[random.below(rareNumbers.count)] }
       return plainNumbers[random.below(plainNumbers.count)]
     case 4:
-      return string(&random, plain: plain, key: false)
+      return string(&random, plain: plain)
     default:
       return value(&random, plain: plain, depth: random.below(2) == 0 ? depth + 1 : 0)
     }
