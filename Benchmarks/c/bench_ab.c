@@ -9,7 +9,9 @@
  *
  * With import-file, each round instead times the graph's import of the
  * payload into a new SQLite file (strata_context_open, _importb, _close:
- * what bench_graph's import-file repeats), the files in a temporary folder.
+ * what bench_graph's import-file repeats), the files in a temporary folder
+ * under /tmp, or under $BENCH_AB_DIR when set (BENCH_AB_DIR=/dev/shm leaves
+ * the disk's syncs out, whose time moves the figures more than the CPU's).
  * With get-cold, each library first imports the payload into a file of its
  * own; each round then opens that file again and reads every record of
  * MODEL by key (strata_context_get), each read from the file's tables: the
@@ -236,7 +238,11 @@ int main(int argc, char **argv) {
     reps = argc > 6 ? atoi(argv[6]) : 10;
     int imports = argc > 7 && strcmp(argv[7], "import-file") == 0;
     int gets = argc > 7 && strcmp(argv[7], "get-cold") == 0;
-    char folder[] = "/tmp/bench-ab-XXXXXX";
+    /* the files go under $BENCH_AB_DIR when set (/dev/shm: no disk syncs
+     * in the figures, only the CPU's work), /tmp otherwise */
+    const char *base = getenv("BENCH_AB_DIR");
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s/bench-ab-XXXXXX", base != NULL && base[0] != '\0' ? base : "/tmp");
     if ((imports || gets) && mkdtemp(folder) == NULL) {
         perror("bench_ab: mkdtemp");
         return 1;

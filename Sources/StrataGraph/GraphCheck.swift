@@ -115,7 +115,7 @@ struct GraphCheck {
       if !Self.slotAgrees(slot, link) {
         broken(record, spec.name, "the value a handle shows is not the link the graph holds")
       }
-      if case .many(let list) = link, list.count != Set(list.items.map(ObjectIdentifier.init)).count {
+      if case .many(let list) = link, list.count != Set(list.items.map(Identity.init)).count {
         broken(record, spec.name, "the list holds a record twice")
       }
       for target in link.records {

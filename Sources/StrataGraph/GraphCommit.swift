@@ -88,21 +88,23 @@ enum GraphCommit {
   static func commit(_ transaction: inout GraphTransaction, memory: GraphMemory, store: GraphStore?)
     throws(StrataError) -> Counts
   {
-    // each record's committed state, its object made below (`committed`)
-    var finished: [(GraphRecord, RecordState?)] = []
+    // each record's committed state (nil: deleted), its object made below
+    // (`committed`); the drafts are moved here, not copied (a copy of a
+    // state retains and releases each reference in it)
+    let records = transaction.touched
+    var finished: ContiguousArray<RecordState?> = []
     var owned: [Bool] = []
-    finished.reserveCapacity(transaction.touched.count)
-    owned.reserveCapacity(transaction.touched.count)
-    for record in transaction.touched {
-      if transaction.deleted.contains(ObjectIdentifier(record)) {
-        finished.append((record, nil))
+    finished.reserveCapacity(records.count)
+    owned.reserveCapacity(records.count)
+    for (record, state) in zip(records, transaction.takeDrafts()) {
+      if transaction.deleted.contains(Identity(record)) {
+        finished.append(nil)
         owned.append(false)
         continue
       }
-      let state = transaction.state(record)
-      finished.append((record, state))
       owned.append(
-        transaction.ownsObject.contains(ObjectIdentifier(record)) && state.object.type === state.model)
+        transaction.ownsObject.contains(Identity(record)) && state.object.type === state.model)
+      finished.append(consume state)
     }
     let schema = transaction.schema
     let limit = memory.listShownAtCommit
@@ -130,12 +132,12 @@ enum GraphCommit {
       // each object made as its row is (on a helper thread when they are many)
       var changes: [GraphStore.Change] = []
       var changed: [Int] = []
-      for (index, (record, state)) in finished.enumerated() {
+      for (index, record) in records.enumerated() {
         let root = transaction.schema.models[record.keyRoot].name
         let isNew = transaction.isNewlyMade(record)
-        if let state {
+        if let model = finished[index]?.model {
           var change = GraphStore.Change(model: root, key: record.keyJSON, body: nil, isNew: isNew)
-          change.objectType = state.model
+          change.objectType = model
           changes.append(change)
         } else if !isNew {
           changes.append(GraphStore.Change(model: root, key: record.keyJSON, body: nil))
@@ -149,8 +151,8 @@ enum GraphCommit {
       if !changes.isEmpty {
         try store.write(changes) { (position: Int) -> GraphStore.Change in
           let index = changed[position]
-          let (record, state) = finished[index]
-          guard let state else { return changes[position] }
+          let record = records[index]
+          guard let state = finished[index] else { return changes[position] }
           let object = committed(record, state, owned: owned[index])
           objects.set(index, object)
           // its to-many lists from the links (the object may leave long ones out)
@@ -173,18 +175,18 @@ enum GraphCommit {
       try store.connection.commitNow()
     }
     for index in finished.indices {
-      guard let state = finished[index].1 else { continue }
-      let object = made?.take(index) ?? committed(finished[index].0, state, owned: owned[index])
-      finished[index].1?.object = object
+      guard let state = finished[index] else { continue }
+      let object = made?.take(index) ?? committed(records[index], state, owned: owned[index])
+      finished[index]?.object = object
     }
     var counts = Counts()
     var created: [String: Int] = [:]
     var deleted: [String: Int] = [:]
-    for (record, finishedState) in finished {
-      if var state = finishedState {
+    for (index, record) in records.enumerated() {
+      if var state = finished[index].take() {
         // the committed links into the record, changed in place (a draft holds none)
         swap(&state.incoming, &record.storedState.incoming)
-        if record.incomingKnown, let change = transaction.incomingChanges[ObjectIdentifier(record)] {
+        if record.incomingKnown, let change = transaction.incomingChanges[Identity(record)] {
           change.apply(to: &state.incoming)
         }
         if transaction.isNew(record) {
@@ -211,8 +213,8 @@ enum GraphCommit {
       }
     }
     // links into records the transaction changed nothing else of
-    for (id, change) in transaction.incomingChanges
-    where transaction.drafts[id] == nil && !change.record.isDeleted && change.record.incomingKnown {
+    for change in transaction.incomingChanges.values
+    where !transaction.hasDraft(change.record) && !change.record.isDeleted && change.record.incomingKnown {
       change.apply(to: &change.record.storedState.incoming)
     }
     counts.created = counts.created.map { ($0.0, created[$0.0] ?? 0) }

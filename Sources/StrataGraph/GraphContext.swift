@@ -516,7 +516,7 @@ package final class GraphContext: @unchecked Sendable {
         return .failure(StrataError(importer.mapper.errors))
       }
       if let rule = request.orphans {
-        let contained = rule.topLevelOnly ? Set(records.map(ObjectIdentifier.init)) : importer.seen
+        let contained = rule.topLevelOnly ? Set(records.map(Identity.init)) : importer.seen
         if case .failure(let error) = deleteOrphans(rule, &importer, contained: contained) {
           return .failure(error)
         }
@@ -539,8 +539,8 @@ package final class GraphContext: @unchecked Sendable {
               "the database gave up the import's transaction \(writeAttempts - 1) time(s) (a serialization failure or a deadlock): it ran again and committed once"
           ))
       }
-      let changed = Set(changes.changed.map(ObjectIdentifier.init))
-      let unchanged = importer.updated.filter { !$0.isDeleted && !changed.contains(ObjectIdentifier($0)) }
+      let changed = Set(changes.changed.map(Identity.init))
+      let unchanged = importer.updated.filter { !$0.isDeleted && !changed.contains(Identity($0)) }
       return .success(
         ImportOutcome(
           records: records.map(\.state.object), created: changes.created,
@@ -564,7 +564,7 @@ package final class GraphContext: @unchecked Sendable {
   /// Deletes the records in the rule's scope that the import did not meet
   /// (`contained`: the records the response counts as holding).
   private func deleteOrphans(
-    _ rule: OrphanRule, _ importer: inout GraphImporter, contained: Set<ObjectIdentifier>
+    _ rule: OrphanRule, _ importer: inout GraphImporter, contained: Set<Identity>
   ) -> Result<Void, StrataError> {
     let type: ModelType
     switch recordType(rule.model) {
@@ -592,7 +592,7 @@ package final class GraphContext: @unchecked Sendable {
     for key in keys {
       guard let record = importer.transaction.lookup(type.keyRoot, key) else { continue }
       let state = record.state
-      guard state.model.isSelfOrDescendant(of: type), !contained.contains(ObjectIdentifier(record)),
+      guard state.model.isSelfOrDescendant(of: type), !contained.contains(Identity(record)),
         !importer.transaction.isDeleted(record)
       else { continue }
       let object = state.object

@@ -52,7 +52,7 @@ extension GraphImporter {
     guard let record = findOrMake(attributes(object), chosen, key, held: held),
       mapper.errors.count == errorsBefore
     else { return fail() }
-    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
+    if tracksSeen { seen.insert(Identity(record)) }
     for index in chosen.relations where index < chosen.properties.count {
       if let target = keyTargets[index] {
         transaction.setOne(record, index, target)
@@ -63,14 +63,14 @@ extension GraphImporter {
         let fallback = chosen.properties[index].defaultSlot
       {
         applyRelation(record, index, chosen.properties[index], fallback)
-      } else if !applyModels(record, index, chosen.properties[index], held[index]) {
+      } else if !applyModels(record, index, chosen, held[index]) {
         return nil
       }
     }
     guard mapper.errors.count == errorsBefore, !directFailed else { return fail() }
     if parent != nil {
-      lastModels[ObjectIdentifier(record)] = object
-      importedFrom[ObjectIdentifier(object)] = record
+      lastModels[Identity(record)] = object
+      importedFrom[Identity(object)] = record
     }
     return record
   }
@@ -80,14 +80,14 @@ extension GraphImporter {
   /// `unchangedRecord` for objects: other records' links may have changed
   /// those since).
   private mutating func unchangedRecord(_ object: ModelObject) -> GraphRecord? {
-    guard let record = importedFrom[ObjectIdentifier(object)],
-      lastModels[ObjectIdentifier(record)] === object
+    guard let record = importedFrom[Identity(object)],
+      lastModels[Identity(record)] === object
     else { return nil }
     let type = object.type
     guard type.index < plainKeyPlans.count else { return nil }
     if case .unknown = plainKeyPlans[type.index] { plainKeyPlans[type.index] = Self.plainKeyPlan(type) }
     guard case .member = plainKeyPlans[type.index] else { return nil }
-    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
+    if tracksSeen { seen.insert(Identity(record)) }
     noteUpdated(record)
     return record
   }
@@ -107,10 +107,12 @@ extension GraphImporter {
 
   /// Sets one relationship of `record` from the nested models the input
   /// gave; false when the import must go the mapper's way.
-  private mutating func applyModels(_ record: GraphRecord, _ index: Int, _ spec: PropertySpec, _ slot: Slot)
+  private mutating func applyModels(_ record: GraphRecord, _ index: Int, _ chosen: ModelType, _ slot: Slot)
     -> Bool
   {
-    guard let relation = spec.relation else { return true }
+    // the property's relation read in place: a copy of its whole spec
+    // would retain and release every string and type in it
+    guard let relation = chosen.properties[index].relation else { return true }
     switch slot {
     case .absent:
       return true
@@ -133,7 +135,8 @@ extension GraphImporter {
         else { return fail() != nil }
         targets.append(target)
       }
-      transaction.setMany(record, index, targets, policy: GraphTransaction.ListPolicy(spec.merge))
+      transaction.setMany(
+        record, index, targets, policy: GraphTransaction.ListPolicy(chosen.properties[index].merge))
       return true
     case .leaf, .dict:
       return fail() != nil

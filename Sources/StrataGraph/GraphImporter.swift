@@ -14,24 +14,24 @@ struct GraphImporter {
   let collector = RelationCollector()
   var warnings: [ImportWarning] = []
   /// Records the input gave (as objects or keys).
-  var seen: Set<ObjectIdentifier> = []
+  var seen: Set<Identity> = []
   /// True when `seen` is kept (an orphan rule reads it).
   var tracksSeen = false
   /// Records that existed and that the input gave as objects.
   var updated: [GraphRecord] = []
-  private var updatedSet: Set<ObjectIdentifier> = []
+  private var updatedSet: Set<Identity> = []
   /// The input object each nested record was last imported from in this
   /// import: the same object again changes nothing. Borrowed from the
   /// input, or retained (`retainsInputs`) when the input goes element by
   /// element; `releaseInputs()` lets go of them.
-  private var lastInput: [ObjectIdentifier: JPtr] = [:]
+  private var lastInput: [Identity: JPtr] = [:]
   /// True when the input is released element by element (`importElement`).
   var retainsInputs = false
   /// The model each nested record was last imported from (`importModel`):
   /// the same model again (shared by the byte reader) changes nothing.
-  var lastModels: [ObjectIdentifier: ModelObject] = [:]
+  var lastModels: [Identity: ModelObject] = [:]
   /// The record each of those models was imported into.
-  var importedFrom: [ObjectIdentifier: GraphRecord] = [:]
+  var importedFrom: [Identity: GraphRecord] = [:]
   /// True once `importModel` met what it leaves to the mapper path (a
   /// record without a key, ...): the import is to be made again that way.
   var directFailed = false
@@ -134,7 +134,7 @@ struct GraphImporter {
         value, chosen, mapped, parts: keyParts.parts, keyless: keyParts.keyless, parent: parent),
       let record = findOrMake(mapped, chosen, key, held: held)
     else { return nil }
-    if tracksSeen { seen.insert(ObjectIdentifier(record)) }
+    if tracksSeen { seen.insert(Identity(record)) }
     applyRelations(record, chosen, held: held, keyTargets: keyParts.targets)
     trimSteps(to: depthOfSteps)
     if parent != nil, mapper.errors.isEmpty { rememberInput(value, of: record) }
@@ -147,9 +147,9 @@ struct GraphImporter {
   @inline(__always)
   private mutating func unchangedRecord(_ value: JPtr, _ chosen: ModelType) -> GraphRecord? {
     guard let key = plainKey(value, chosen), let existing = transaction.lookup(chosen.keyRoot, key),
-      let last = lastInput[ObjectIdentifier(existing)], strata_json_same(last, value) != 0
+      let last = lastInput[Identity(existing)], strata_json_same(last, value) != 0
     else { return nil }
-    if tracksSeen { seen.insert(ObjectIdentifier(existing)) }
+    if tracksSeen { seen.insert(Identity(existing)) }
     noteUpdated(existing)
     return existing
   }
@@ -298,7 +298,7 @@ struct GraphImporter {
   /// input is released element by element).
   @inline(__always)
   private mutating func rememberInput(_ value: JPtr, of record: GraphRecord) {
-    let id = ObjectIdentifier(record)
+    let id = Identity(record)
     if retainsInputs {
       if let previous = lastInput[id] { JValue.release(previous) }
       JValue.retain(value)
@@ -399,7 +399,7 @@ struct GraphImporter {
 
   /// The inverse (in the child's model) of the parent's relationship.
   func inverseOf(_ parent: Parent) -> Int? {
-    let properties = transaction.state(parent.record).model.properties
+    let properties = transaction.model(of: parent.record).properties
     return parent.property < properties.count ? properties[parent.property].relation?.inverse : nil
   }
 
@@ -435,7 +435,7 @@ struct GraphImporter {
     } else {
       record = reference(entry.value, type)
     }
-    if tracksSeen, let record { seen.insert(ObjectIdentifier(record)) }
+    if tracksSeen, let record { seen.insert(Identity(record)) }
     return record
   }
 
@@ -713,7 +713,7 @@ struct GraphImporter {
 
   /// Counts `record` as updated (once).
   mutating func noteUpdated(_ record: GraphRecord) {
-    if !transaction.isNew(record), updatedSet.insert(ObjectIdentifier(record)).inserted {
+    if !transaction.isNew(record), updatedSet.insert(Identity(record)).inserted {
       updated.append(record)
     }
   }

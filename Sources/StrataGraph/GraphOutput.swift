@@ -83,22 +83,22 @@ enum GraphOutput {
   /// With `levels` (0 or more), relationships are nested that many levels
   /// down and written as keys below (0: the record's own dictionary).
   static func nestedDictionary(_ record: GraphRecord, levels: Int? = nil) -> JPtr? {
-    var path: Set<ObjectIdentifier> = []
+    var path: Set<Identity> = []
     return nested(record, &path, depth: 0, levels: levels.map { max($0, 0) } ?? maxDepth)
   }
 
   private static func nested(
-    _ record: GraphRecord, _ path: inout Set<ObjectIdentifier>, depth: Int, levels: Int
+    _ record: GraphRecord, _ path: inout Set<Identity>, depth: Int, levels: Int
   ) -> JPtr? {
     guard let flat = record.state.object.dictionary() else { return nil }
-    let id = ObjectIdentifier(record)
+    let id = Identity(record)
     path.insert(id)
     defer { path.remove(id) }
     let model = record.state.model
     for index in model.relations where index < record.state.links.count && index < model.properties.count {
       let name = model.properties[index].name
       func value(_ target: GraphRecord) -> JPtr? {
-        if path.contains(ObjectIdentifier(target)) || target.isDeleted || depth >= min(levels, maxDepth) {
+        if path.contains(Identity(target)) || target.isDeleted || depth >= min(levels, maxDepth) {
           return JValue.retain(target.keyJSON)
         }
         return nested(target, &path, depth: depth + 1, levels: levels)
@@ -119,7 +119,7 @@ enum GraphOutput {
   /// The record serialized back to JSON with its relationships nested (a
   /// new reference), or the errors of reverse transformers.
   static func nestedJSON(_ record: GraphRecord, schema: Schema) -> Result<JPtr, StrataError> {
-    var path: Set<ObjectIdentifier> = []
+    var path: Set<Identity> = []
     let tree = nestedObject(record, &path, schema: schema, depth: 0)
     return tree.serialized()
   }
@@ -127,17 +127,17 @@ enum GraphOutput {
   /// A model tree of the record: relationships hold the related records'
   /// trees, or their keys on a cycle.
   private static func nestedObject(
-    _ record: GraphRecord, _ path: inout Set<ObjectIdentifier>, schema: Schema, depth: Int
+    _ record: GraphRecord, _ path: inout Set<Identity>, schema: Schema, depth: Int
   ) -> ModelObject {
     let object = record.state.object
-    let id = ObjectIdentifier(record)
+    let id = Identity(record)
     path.insert(id)
     defer { path.remove(id) }
     var slots = ContiguousArray(object.slots.map { $0.shared() })
     let model = record.state.model
     for index in model.relations where index < record.state.links.count && index < slots.count {
       func slot(_ target: GraphRecord) -> Slot {
-        if path.contains(ObjectIdentifier(target)) || target.isDeleted || depth >= maxDepth {
+        if path.contains(Identity(target)) || target.isDeleted || depth >= maxDepth {
           return .leaf(JValue.retain(target.keyJSON))
         }
         return .model(nestedObject(target, &path, schema: schema, depth: depth + 1))

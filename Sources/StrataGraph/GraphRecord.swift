@@ -116,8 +116,15 @@ struct Incoming: Hashable {
   }
 
   func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(record))
+    hasher.combine(Identity(record))
     hasher.combine(property)
+  }
+
+  /// The record's address and the property through `Identity.mix` (see
+  /// `Identity`: no SipHash for what the input cannot choose).
+  func _rawHashValue(seed: Int) -> Int {
+    let salt = UInt(bitPattern: property) &* 0x9e37_79b9_7f4a_7c15
+    return Int(bitPattern: Identity.mix(Identity(record).address ^ salt ^ UInt(bitPattern: seed)))
   }
 }
 
@@ -143,12 +150,12 @@ struct RecordList {
   /// lists are short, and a dictionary each would cost more than it saves).
   private final class Storage {
     var items: ContiguousArray<GraphRecord> = []
-    var positions: [ObjectIdentifier: Int] = [:]
+    var positions: [Identity: Int] = [:]
 
     /// Indexes every element (the buffer reached `indexedFrom`).
     func index() {
       positions.reserveCapacity(items.count * 2)
-      for (position, record) in items.enumerated() { positions[ObjectIdentifier(record)] = position }
+      for (position, record) in items.enumerated() { positions[Identity(record)] = position }
     }
   }
 
@@ -178,7 +185,7 @@ struct RecordList {
       for position in 0..<count where storage.items[position] === record { return true }
       return false
     }
-    guard let position = storage.positions[ObjectIdentifier(record)] else { return false }
+    guard let position = storage.positions[Identity(record)] else { return false }
     return position < count
   }
 
@@ -190,7 +197,7 @@ struct RecordList {
     if storage.items.count == Self.indexedFrom {
       storage.index()
     } else if storage.items.count > Self.indexedFrom {
-      storage.positions[ObjectIdentifier(record)] = count
+      storage.positions[Identity(record)] = count
     }
     count += 1
   }

@@ -11,27 +11,32 @@ import Strata
 struct GraphTransaction {
   let schema: Schema
   let memory: GraphMemory
-  /// Drafts of the records changed so far.
-  private(set) var drafts: [ObjectIdentifier: RecordState] = [:]
+  /// The position in `touched` and `drafts` of each record changed so far.
+  private var draftIndex: [Identity: Int] = [:]
   /// The records changed, in the order first changed.
   private(set) var touched: [GraphRecord] = []
+  /// Their drafts, in the same order. (An array beside a dictionary of
+  /// positions, not a dictionary of states: an element of an array is read
+  /// in place, where a dictionary's value is copied out whole, a retain and
+  /// a release for each reference in it.)
+  private(set) var drafts: ContiguousArray<RecordState> = []
   /// Records made by this transaction, by key space and key.
   private(set) var created: [Int: [RecordKey: GraphRecord]] = [:]
   /// Records made by this transaction, in order.
   private(set) var createdOrder: [GraphRecord] = []
   /// Every record made by this transaction.
-  private var madeHere: Set<ObjectIdentifier> = []
+  private var madeHere: Set<Identity> = []
   /// Records deleted by this transaction.
-  private(set) var deleted: Set<ObjectIdentifier> = []
+  private(set) var deleted: Set<Identity> = []
   /// Records whose draft owns its attribute object (copied on first change).
-  private(set) var ownsObject: Set<ObjectIdentifier> = []
+  private(set) var ownsObject: Set<Identity> = []
   /// `absentLinks`, by model index.
   private var sharedAbsentLinks: [Int: RecordLinks] = [:]
   /// The links into records that this transaction adds and removes, kept
   /// apart from the drafts (whose `incoming` stays empty): a record's
   /// committed set is changed in place at commit, never copied, so linking
   /// one more post to an author with n posts costs the same for any n.
-  private(set) var incomingChanges: [ObjectIdentifier: IncomingChange] = [:]
+  private(set) var incomingChanges: [Identity: IncomingChange] = [:]
   /// Records a relationship with `orphans: delete` dropped.
   var orphanCandidates: [GraphRecord] = []
   /// To-one links that cannot be empty and were emptied: (record,
@@ -58,7 +63,7 @@ struct GraphTransaction {
   /// The record of key space `root` under `key`, as this transaction sees it.
   func lookup(_ root: Int, _ key: RecordKey) -> GraphRecord? {
     if let made = created[root]?[key] { return made }
-    guard let record = memory.record(root, key, lazily: true), !deleted.contains(ObjectIdentifier(record))
+    guard let record = memory.record(root, key, lazily: true), !deleted.contains(Identity(record))
     else {
       return nil
     }
@@ -69,7 +74,38 @@ struct GraphTransaction {
   /// hold targets of the file unread (`RecordList.unread`): what looks at a
   /// whole list reads it first (`wholeLinks`).
   func state(_ record: GraphRecord) -> RecordState {
-    drafts[ObjectIdentifier(record)] ?? record.lazyState
+    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index] }
+    return record.lazyState
+  }
+
+  /// True when the transaction changed `record`.
+  func hasDraft(_ record: GraphRecord) -> Bool { draftIndex[Identity(record)] != nil }
+
+  /// Hands the drafts (in the order of `touched`) to the commit, moved
+  /// rather than copied: the commit makes them the records' committed
+  /// states. The transaction then sees each record as committed
+  /// (`state(record)` is `record.lazyState`); `hasDraft` still answers.
+  mutating func takeDrafts() -> ContiguousArray<RecordState> {
+    var taken: ContiguousArray<RecordState> = []
+    swap(&taken, &drafts)
+    return taken
+  }
+
+  /// The model of `record`'s state as this transaction sees it (as
+  /// `state(record).model`, without copying the rest of the state: a copy
+  /// retains and releases each of its references).
+  @inline(__always)
+  func model(of record: GraphRecord) -> ModelType {
+    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index].model }
+    return record.lazyState.model
+  }
+
+  /// The links of `record`'s state as this transaction sees it (as
+  /// `state(record).links`, without copying the rest of the state).
+  @inline(__always)
+  func links(of record: GraphRecord) -> RecordLinks {
+    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index].links }
+    return record.lazyState.links
   }
 
   /// Reads the targets of the file that `record`'s lists (committed and
@@ -78,15 +114,16 @@ struct GraphTransaction {
   /// the whole committed list, then the targets appended by this
   /// transaction.
   mutating func wholeLinks(_ record: GraphRecord) {
-    let id = ObjectIdentifier(record)
-    guard let draft = drafts[id], draft.hasPendingLists else {
+    guard let position = draftIndex[Identity(record)], position < drafts.count,
+      drafts[position].hasPendingLists
+    else {
       if record.pendingLists { memory.readLists(record) }
       return
     }
     memory.readLists(record)
     guard !record.pendingLists else { return }  // the read failed (memory.failure): the call fails
     let committed = record.storedState.links
-    var changed = draft
+    var changed = drafts[position]
     for index in changed.links.indices where changed.links[index].isPending {
       guard case .many(let appended) = changed.links[index], index < committed.count,
         case .many(let whole) = committed[index]
@@ -96,58 +133,60 @@ struct GraphTransaction {
       for target in appended.items.dropFirst(max(whole.count - appended.unread, 0)) { list.append(target) }
       changed.links[index] = .many(list)
     }
-    drafts[id] = changed
+    drafts[position] = changed
   }
 
   /// True when `record` was made by this transaction (and not deleted by it).
   func isNew(_ record: GraphRecord) -> Bool { created[record.keyRoot]?[record.key] === record }
 
   /// True when `record` was made by this transaction, deleted by it or not.
-  func isNewlyMade(_ record: GraphRecord) -> Bool { madeHere.contains(ObjectIdentifier(record)) }
+  func isNewlyMade(_ record: GraphRecord) -> Bool { madeHere.contains(Identity(record)) }
 
   /// True when `record` is deleted (committed or by this transaction).
   func isDeleted(_ record: GraphRecord) -> Bool {
-    record.isDeleted || deleted.contains(ObjectIdentifier(record))
+    record.isDeleted || deleted.contains(Identity(record))
   }
 
   /// The links into `record` as this transaction sees them.
   func incoming(_ record: GraphRecord) -> Set<Incoming> {
     memory.ensureIncoming(record)
-    guard let change = incomingChanges[ObjectIdentifier(record)] else { return record.lazyState.incoming }
+    guard let change = incomingChanges[Identity(record)] else { return record.lazyState.incoming }
     return record.lazyState.incoming.subtracting(change.removed).union(change.added)
   }
 
   /// Notes the link `entry` into `record`.
   private mutating func addIncoming(_ record: GraphRecord, _ entry: Incoming) {
     // changed in place: its sets stay uniquely referenced (no copy)
-    incomingChanges[ObjectIdentifier(record), default: IncomingChange(record: record)].add(entry)
+    incomingChanges[Identity(record), default: IncomingChange(record: record)].add(entry)
   }
 
   /// Notes that the link `entry` into `record` is gone.
   private mutating func removeIncoming(_ record: GraphRecord, _ entry: Incoming) {
-    incomingChanges[ObjectIdentifier(record), default: IncomingChange(record: record)].remove(entry)
+    incomingChanges[Identity(record), default: IncomingChange(record: record)].remove(entry)
   }
 
   /// Changes `record`'s draft.
   mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
-    let id = ObjectIdentifier(record)
-    if drafts[id] == nil {
-      var draft = record.lazyState
-      draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
-      startDraft(record, draft)
+    if let index = draftIndex[Identity(record)], index < drafts.count {
+      change(&drafts[index])
+      return
     }
-    change(&drafts[id, default: record.lazyState])
+    var draft = record.lazyState
+    draft.incoming = []  // kept in `incomingChanges`: the draft holds no reference to the set
+    startDraft(record, draft)
+    change(&drafts[drafts.count - 1])
   }
 
   /// Makes `draft` the first draft of `record` (which has none yet).
   private mutating func startDraft(_ record: GraphRecord, _ draft: RecordState) {
-    drafts[ObjectIdentifier(record)] = draft
+    draftIndex[Identity(record)] = drafts.count
+    drafts.append(draft)
     touched.append(record)
   }
 
   /// Replaces the draft's attribute object with one the draft owns.
   mutating func setObject(_ record: GraphRecord, _ object: ModelObject, model: ModelType, isStub: Bool) {
-    ownsObject.insert(ObjectIdentifier(record))
+    ownsObject.insert(Identity(record))
     edit(record) { state in
       if state.model !== model {
         var links = RecordLinks(model)
@@ -178,8 +217,8 @@ struct GraphTransaction {
     else { return nil }
     created[model.keyRoot, default: [:]][key] = record
     createdOrder.append(record)
-    madeHere.insert(ObjectIdentifier(record))
-    ownsObject.insert(ObjectIdentifier(record))
+    madeHere.insert(Identity(record))
+    ownsObject.insert(Identity(record))
     startDraft(record, RecordState(model: model, object: object, isStub: isStub))
     return record
   }
@@ -271,14 +310,14 @@ struct GraphTransaction {
 
   /// The link of `record`'s `property` in this transaction.
   func link(_ record: GraphRecord, _ property: Int) -> Link {
-    let links = state(record).links
+    let links = links(of: record)
     return property < links.count ? links[property] : .absent
   }
 
   /// Notes that `record`'s `property` no longer holds `target`: a candidate
   /// for deletion when the relationship deletes its orphans.
   private mutating func dropped(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
-    let properties = state(record).model.properties
+    let properties = self.model(of: record).properties
     if property < properties.count, properties[property].relation?.deletesOrphans == true {
       orphanCandidates.append(target)
     }
@@ -286,7 +325,7 @@ struct GraphTransaction {
 
   /// The inverse property of `record`'s `property`, if it has one.
   private func inverse(_ record: GraphRecord, _ property: Int) -> Int? {
-    let properties = state(record).model.properties
+    let properties = self.model(of: record).properties
     return property < properties.count ? properties[property].relation?.inverse : nil
   }
 
@@ -294,7 +333,7 @@ struct GraphTransaction {
   private mutating func attach(_ record: GraphRecord, _ property: Int, _ target: GraphRecord) {
     addIncoming(target, Incoming(record: record, property: property))
     guard let back = inverse(record, property) else { return }
-    let targetProperties = state(target).model.properties
+    let targetProperties = self.model(of: target).properties
     guard back < targetProperties.count, let backRelation = targetProperties[back].relation else { return }
     if backRelation.toMany {
       edit(target) { state in
@@ -332,7 +371,7 @@ struct GraphTransaction {
     switch link(record, property) {
     case .one(let current) where current === target:
       edit(record) { $0.links[property] = .null }
-      let model = state(record).model
+      let model = self.model(of: record)
       if property < model.properties.count,
         model.primaryKey.contains(property) || !model.properties[property].type.acceptsNull
       {
@@ -375,7 +414,7 @@ struct GraphTransaction {
           let name = current.model.properties[property].name
           refuse(
             record, property,
-            "cannot delete the '\(current.model.name)' record \(record.key): it holds the '\(state(first).model.name)' record \(first.key) through '\(name)', whose deleteRule is deny"
+            "cannot delete the '\(current.model.name)' record \(record.key): it holds the '\(self.model(of: first).name)' record \(first.key) through '\(name)', whose deleteRule is deny"
           )
         case .nullify, .deny: break
         }
@@ -394,7 +433,7 @@ struct GraphTransaction {
     edit(record) { state in
       for index in state.links.indices { state.links[index] = .absent }
     }
-    deleted.insert(ObjectIdentifier(record))
+    deleted.insert(Identity(record))
     if isNew(record) { created[record.keyRoot]?[record.key] = nil }
   }
 
@@ -422,13 +461,13 @@ struct GraphTransaction {
   /// (none there: a key part cascades, anything else is refused).
   private mutating func settle(_ record: GraphRecord, _ property: Int, _ former: GraphRecord) {
     guard !isDeleted(record), case .null = link(record, property) else { return }
-    let model = state(record).model
+    let model = self.model(of: record)
     guard property < model.properties.count else { return }
     let spec = model.properties[property]
     var rule: DeleteRule = model.primaryKey.contains(property) ? .cascade : .deny
     var holder = "'\(spec.name)' has no inverse"
     if let back = spec.relation?.inverse {
-      let formerModel = state(former).model
+      let formerModel = self.model(of: former)
       if back < formerModel.properties.count, let relation = formerModel.properties[back].relation {
         rule = relation.deleteRule
         holder =
@@ -442,7 +481,7 @@ struct GraphTransaction {
       let action = isDeleted(former) ? "is deleted" : "lets go of it"
       refuse(
         record, property,
-        "the '\(model.name)' record \(record.key) would be left without its '\(spec.name)', which cannot be empty: the '\(state(former).model.name)' record \(former.key) \(action), and \(holder)"
+        "the '\(model.name)' record \(record.key) would be left without its '\(spec.name)', which cannot be empty: the '\(self.model(of: former).name)' record \(former.key) \(action), and \(holder)"
       )
     }
   }
@@ -450,7 +489,7 @@ struct GraphTransaction {
   /// True when `target` losing its link `back` is settled by `settle` (a
   /// to-one that cannot be empty): the refusal then names each record.
   private func settles(_ target: GraphRecord, _ back: Int?) -> Bool {
-    let model = state(target).model
+    let model = self.model(of: target)
     guard let back, back < model.properties.count, let relation = model.properties[back].relation,
       !relation.toMany
     else { return false }
@@ -459,7 +498,7 @@ struct GraphTransaction {
 
   /// Notes a change a delete rule refuses (once per record and property).
   private mutating func refuse(_ record: GraphRecord, _ property: Int, _ message: String) {
-    let model = state(record).model
+    let model = self.model(of: record)
     let name = property < model.properties.count ? model.properties[property].name : ""
     let path = record.pointer(schema, property: name)
     guard refused.insert(path).inserted else { return }

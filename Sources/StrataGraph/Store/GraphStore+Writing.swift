@@ -84,8 +84,10 @@ extension GraphStore {
 
   /// A change made ready to write: its table and rows, or its table and key to delete.
   struct PreparedChange {
+    /// The table, shared by the changes of a write that go to it.
+    var shared: SharedTable
     /// The table.
-    var table: TableLayout.Table
+    var table: TableLayout.Table { shared.table }
     /// The record's key.
     var recordKey: RecordKey
     /// The key's cells.
@@ -94,6 +96,14 @@ extension GraphStore {
     var row: RecordRows.Row?
     /// True when the file holds no row of the record yet.
     var isNew = false
+  }
+
+  /// A table of the layout held by reference: the changes of one write
+  /// share it, so that copying a change (a write copies each a few times)
+  /// retains one object, not each string and array of the table.
+  final class SharedTable {
+    let table: TableLayout.Table
+    init(_ table: TableLayout.Table) { self.table = table }
   }
 
   /// The `writeOverlapFrom` of a new store: below it, starting a thread
@@ -152,9 +162,10 @@ extension GraphStore {
   func prepare(_ changes: [Change], layout: TableLayout) throws(StrataError) -> [PreparedChange] {
     var prepared: [PreparedChange] = []
     prepared.reserveCapacity(changes.count)
+    var tables: [String: SharedTable] = [:]
     for (index, change) in changes.enumerated() {
       try Self.located(index) { () throws(StrataError) in
-        var made = try placed(change, layout: layout)
+        var made = try placed(change, layout: layout, tables: &tables)
         let plan = try change.object.map { object throws(StrataError) in
           try self.plan(made.table, for: object.type)
         }
@@ -166,17 +177,27 @@ extension GraphStore {
   }
 
   /// A change's table and key cells, its row not made yet.
-  private func placed(_ change: Change, layout: TableLayout) throws(StrataError) -> PreparedChange {
-    guard let table = layout.table(change.model) else {
+  private func placed(_ change: Change, layout: TableLayout, tables: inout [String: SharedTable])
+    throws(StrataError)
+    -> PreparedChange
+  {
+    let shared: SharedTable
+    if let known = tables[change.model] {
+      shared = known
+    } else if let table = layout.table(change.model) {
+      shared = SharedTable(table)
+      tables[change.model] = shared
+    } else {
       throw StrataError(
         code: .argument, message: "the graph file has no table for records of '\(change.model)'")
     }
+    let table = shared.table
     guard let key = RecordKey(json: change.key), let cells = RecordRows.cells(key, parts: table.keyParts)
     else {
       throw StrataError(
         code: .argument, message: "the key \(Mapper.show(change.key)) does not fit the table '\(table.name)'")
     }
-    return PreparedChange(table: table, recordKey: key, key: cells, row: nil, isNew: change.isNew)
+    return PreparedChange(shared: shared, recordKey: key, key: cells, row: nil, isNew: change.isNew)
   }
 
   /// Refuses to write a file still in an older format or another schema's
@@ -252,14 +273,17 @@ extension GraphStore {
     var placed: [PreparedChange] = []
     placed.reserveCapacity(changes.count)
     // each model's plan in its table, made here (the statements are the calling thread's)
-    var plans: [ObjectIdentifier: [String: RecordRows.Plan]] = [:]
+    // (by model and shared table: one table of a write is one object)
+    var plans: [ObjectIdentifier: [ObjectIdentifier: RecordRows.Plan]] = [:]
+    var tables: [String: SharedTable] = [:]
     for (index, change) in changes.enumerated() {
       try Self.located(index) { () throws(StrataError) in
-        let made = try self.placed(change, layout: layout)
+        let made = try self.placed(change, layout: layout, tables: &tables)
         if let type = change.objectType ?? change.object?.type,
-          plans[ObjectIdentifier(type)]?[made.table.name] == nil
+          plans[ObjectIdentifier(type)]?[ObjectIdentifier(made.shared)] == nil
         {
-          plans[ObjectIdentifier(type), default: [:]][made.table.name] = try plan(made.table, for: type)
+          plans[ObjectIdentifier(type), default: [:]][ObjectIdentifier(made.shared)] = try plan(
+            made.table, for: type)
         }
         placed.append(made)
       }
@@ -280,7 +304,9 @@ extension GraphStore {
               do throws(StrataError) {
                 let whole =
                   changes[index].objectType != nil ? complete(index) : changes[index]
-                let plan = whole.object.flatMap { plans[ObjectIdentifier($0.type)]?[change.table.name] }
+                let plan = whole.object.flatMap {
+                  plans[ObjectIdentifier($0.type)]?[ObjectIdentifier(change.shared)]
+                }
                 change.row = try Self.located(index) { () throws(StrataError) in
                   try Self.row(of: whole, change, plan: plan, layout: layout)
                 }
@@ -353,11 +379,13 @@ extension GraphStore {
       let most = 1 << (sql.upserts.count - 1)
       var position = next
       while position < end {
-        var upserts: [PreparedChange] = []
-        while position < end, let row = changes[order[position]].row, upserts.count < most,
-          upserts.last?.row?.key != row.key
+        // the positions in `changes` of a run of upserts of distinct keys
+        // (picked, not copied: a change holds many arrays to retain)
+        var upserts: [Int] = []
+        while position < end, changes[order[position]].row != nil, upserts.count < most,
+          upserts.last.map({ changes[$0].row?.key != changes[order[position]].row?.key }) ?? true
         {
-          upserts.append(changes[order[position]])
+          upserts.append(order[position])
           position += 1
         }
         if upserts.isEmpty {
@@ -365,7 +393,7 @@ extension GraphStore {
           position += 1
           done += 1
         } else {
-          try upsert(upserts, sql: sql)
+          try upsert(changes, upserts, sql: sql)
           done += upserts.count
         }
         progress?(done)
@@ -393,17 +421,19 @@ extension GraphStore {
     for link in sql.links { try deleteLinks(link, owner: change.key, from: 0) }
   }
 
-  /// Writes the rows of `changes` (upserts of distinct keys, in order) and
-  /// their links: the rows in statements of as many rows as the powers of
+  /// Writes the rows of the `changes` at `picked` (upserts of distinct
+  /// keys, in order) and their links: the rows in statements of as many rows as the powers of
   /// two that add up to their number, then per link table the old links of
   /// records that were in the file before, then the new links, as the rows.
-  private func upsert(_ changes: [PreparedChange], sql: StoreStatements.Table) throws(StrataError) {
-    try Self.inPieces(changes.count, most: 1 << (sql.upserts.count - 1)) {
+  private func upsert(_ changes: [PreparedChange], _ picked: [Int], sql: StoreStatements.Table)
+    throws(StrataError)
+  {
+    try Self.inPieces(picked.count, most: 1 << (sql.upserts.count - 1)) {
       (first, count) throws(StrataError) in
       try connection.withStatement(sql.upsert(rows: count)) { (upsert) throws(StrataError) in
         var next: Int32 = 1
-        for change in changes[first..<first + count] {
-          guard let row = change.row else { continue }
+        for index in picked[first..<first + count] {
+          guard let row = changes[index].row else { continue }
           next = try upsert.bind(next, cells: row.key)
           try upsert.bind(next, text: row.model)
           try upsert.bind(next + 1, int: row.stub ? 1 : 0)
@@ -423,13 +453,15 @@ extension GraphStore {
     }
     for (index, link) in sql.links.enumerated() {
       var rows: [(owner: [SQLCell], position: Int, target: [SQLCell])] = []
-      for change in changes {
-        guard let row = change.row, index < row.links.count else { continue }
-        let written = row.links[index]
+      for position in picked {
+        guard let links = changes[position].row?.links, index < links.count,
+          let key = changes[position].row?.key
+        else { continue }
+        let written = links[index]
         let start = written?.start ?? 0
-        if !change.isNew { try deleteLinks(link, owner: row.key, from: start) }
+        if !changes[position].isNew { try deleteLinks(link, owner: key, from: start) }
         guard let targets = written?.targets else { continue }
-        for (offset, target) in targets.enumerated() { rows.append((row.key, start + offset, target)) }
+        for (offset, target) in targets.enumerated() { rows.append((key, start + offset, target)) }
       }
       try Self.inPieces(rows.count, most: 1 << (link.inserts.count - 1)) {
         (first, count) throws(StrataError) in
