@@ -39,6 +39,11 @@ package final class GraphRecord: RecordIdentity {
       yield storedState
     }
   }
+  /// The link of `property` in `lazyState`, read in place.
+  func lazyLink(_ property: Int) -> Link {
+    if isFault { source?.fill(self, lazily: true) }
+    return property < storedState.links.count ? storedState.links[property] : .absent
+  }
   /// True when a to-many list of `storedState` holds targets of the file
   /// unread (`RecordList.unread`), and its committed object shows only the
   /// targets held: `state` reads them first.

@@ -309,9 +309,12 @@ struct GraphTransaction {
   }
 
   /// The link of `record`'s `property` in this transaction.
+  @inline(__always)
   func link(_ record: GraphRecord, _ property: Int) -> Link {
-    let links = links(of: record)
-    return property < links.count ? links[property] : .absent
+    if let index = draftIndex[Identity(record)], index < drafts.count {
+      return property < drafts[index].links.count ? drafts[index].links[property] : .absent
+    }
+    return record.lazyLink(property)
   }
 
   /// Notes that `record`'s `property` no longer holds `target`: a candidate
