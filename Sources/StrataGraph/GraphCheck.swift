@@ -250,7 +250,7 @@ struct GraphCheck {
           JValue.release(stored)
         }
         for link in state.links {
-          for target in link.records where cache.index[target.keyRoot]?[target.key] !== target {
+          for target in link.records where cache.index.record(target.keyRoot, target.key) !== target {
             broken(
               record, "", "it links to a record \(target.key) that is not the cache's record of that key")
           }

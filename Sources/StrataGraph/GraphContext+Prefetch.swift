@@ -24,7 +24,7 @@ extension GraphContext {
   private func readAhead(_ collector: PageKeys) throws(StrataError) {
     guard let store = memory.store, let layout = store.readLayout else { return }
     for (root, keys) in collector.keys {
-      let wanted = keys.filter { memory.index[root]?[$0]?.isFault ?? true }
+      let wanted = keys.filter { memory.index.record(root, $0)?.isFault ?? true }
       guard !wanted.isEmpty, let table = layout.table(schema.models[root].name) else { continue }
       let read = try store.prefetch(
         table, keys: Array(wanted), schema: schema, listsUpTo: memory.listReadAtOnce)

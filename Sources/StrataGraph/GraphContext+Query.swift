@@ -101,7 +101,7 @@ extension GraphContext {
     let memory = self.memory
     let rows = try store.storedRows(
       selectedBy: sql, parameters: parameters, in: table, schema: schema,
-      needs: { key in memory.index[root]?[key]?.isFault ?? true })
+      needs: { key in memory.index.record(root, key)?.isFault ?? true })
     // each row goes to its record's fill alone (`handOver`); a row left
     // over (a row met twice) is released by the next handover or at the end
     var left = rows.makeIterator()

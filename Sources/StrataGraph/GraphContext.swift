@@ -650,9 +650,15 @@ package final class GraphContext: @unchecked Sendable {
   package func record(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
     locked { () -> Result<ModelObject?, StrataError> in
       let type: ModelType
-      switch recordType(model) {
-      case .failure(let error): return .failure(error)
-      case .success(let found): type = found
+      if let last = lastGetType, last.name == model {
+        type = last.type
+      } else {
+        switch recordType(model) {
+        case .failure(let error): return .failure(error)
+        case .success(let found):
+          type = found
+          lastGetType = (model, found)
+        }
       }
       switch readKey(key, type) {
       case .failure(let error): return .failure(error)
@@ -665,12 +671,23 @@ package final class GraphContext: @unchecked Sendable {
     }
   }
 
+  /// The model of the last `record(_:key:)`, by name (read and set under
+  /// the lock): gets by key repeated for one model find its type without
+  /// hashing its name each time.
+  private var lastGetType: (name: String, type: ModelType)? = nil
+
   /// A key given to `get`, read through the key properties' types.
   func readKey(_ key: JPtr, _ type: ModelType) -> Result<RecordKey, StrataError> {
     if JValue.isObject(key), let synthetic = RecordKey(json: key), case .synthetic = synthetic {
       return .success(synthetic)
     }
     let keys = type.primaryKey
+    // one plain key property (the common case): read in place, no list of parts
+    if keys.count == 1, keys[0] < type.properties.count, type.properties[keys[0]].rules == nil,
+      let plain = Self.plainKey(key, type.properties[keys[0]].type)
+    {
+      return .success(plain)
+    }
     var parts: [RecordKey] = []
     for (position, index) in keys.enumerated() where index < type.properties.count {
       let value: JPtr?

@@ -11,7 +11,7 @@ import Strata
 /// connection wrote the file and when it holds more than its limit.
 final class GraphMemory {
   /// keyRoot model index -> key -> record.
-  var index: [Int: [RecordKey: GraphRecord]] = [:]
+  var index = RecordIndex()
   /// Records read ahead (by a query, with its rows) as their stored
   /// values, by key space and key (owned): a fault of one is filled from
   /// here instead of the file. Emptied by `dropPrefetched()`.
@@ -109,7 +109,7 @@ final class GraphMemory {
   /// from it when memory does not hold it (`lazily`: its long lists left
   /// unread, as `fill`).
   func record(_ root: Int, _ key: RecordKey, lazily: Bool = false) -> GraphRecord? {
-    if let held = index[root]?[key] {
+    if let held = index.record(root, key) {
       held.lastUse = generation
       return held
     }
@@ -133,7 +133,7 @@ final class GraphMemory {
   /// The record of key space `root` under `key` that memory holds, or a
   /// fault of it (read from the file when first used).
   func fault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
-    if let held = index[root]?[key] { return held }
+    if let held = index.record(root, key) { return held }
     return newFault(root, key)
   }
 
