@@ -21,7 +21,7 @@ struct GraphTransaction {
   /// a release for each reference in it.)
   private(set) var drafts: ContiguousArray<RecordState> = []
   /// Records made by this transaction, by key space and key.
-  private(set) var created: [Int: [RecordKey: GraphRecord]] = [:]
+  private(set) var created = RecordIndex()
   /// Records made by this transaction, in order.
   private(set) var createdOrder: [GraphRecord] = []
   /// Every record made by this transaction.
@@ -62,7 +62,7 @@ struct GraphTransaction {
 
   /// The record of key space `root` under `key`, as this transaction sees it.
   func lookup(_ root: Int, _ key: RecordKey) -> GraphRecord? {
-    if let made = created[root]?[key] { return made }
+    if let made = created.record(root, key) { return made }
     guard let record = memory.record(root, key, lazily: true), !deleted.contains(Identity(record))
     else {
       return nil
@@ -137,7 +137,7 @@ struct GraphTransaction {
   }
 
   /// True when `record` was made by this transaction (and not deleted by it).
-  func isNew(_ record: GraphRecord) -> Bool { created[record.keyRoot]?[record.key] === record }
+  func isNew(_ record: GraphRecord) -> Bool { created.record(record.keyRoot, record.key) === record }
 
   /// True when `record` was made by this transaction, deleted by it or not.
   func isNewlyMade(_ record: GraphRecord) -> Bool { madeHere.contains(Identity(record)) }
