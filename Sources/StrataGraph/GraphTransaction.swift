@@ -114,6 +114,10 @@ struct GraphTransaction {
   /// the whole committed list, then the targets appended by this
   /// transaction.
   mutating func wholeLinks(_ record: GraphRecord) {
+    // A fault is read whole first. Read lazily (as `state` reads it), its
+    // lists would hold none of the file's targets and show no pending
+    // ones either, so a delete of it cascaded to none of them.
+    if record.isFault { memory.fill(record) }
     guard let position = draftIndex[Identity(record)], position < drafts.count,
       drafts[position].hasPendingLists
     else {
