@@ -8,6 +8,11 @@ import Strata
 /// The link primitives keep both sides of every relationship in step: a
 /// link (a, p) -> t is listed in t's `incoming`, and where p has an inverse
 /// q, t's q holds a (one-to-one, one-to-many and many-to-many alike).
+///
+/// Long because the drafts and the link primitives that change them must
+/// stay together: every primitive keeps the other side of its link in step
+/// through the same private sets (`incomingChanges`, `emptied`,
+/// `cascading`), which another file could not reach.
 struct GraphTransaction {
   let schema: Schema
   let memory: GraphMemory
@@ -74,12 +79,20 @@ struct GraphTransaction {
   /// hold targets of the file unread (`RecordList.unread`): what looks at a
   /// whole list reads it first (`wholeLinks`).
   func state(_ record: GraphRecord) -> RecordState {
-    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index] }
+    if let index = draftPosition(record) { return drafts[index] }
     return record.lazyState
   }
 
   /// True when the transaction changed `record`.
   func hasDraft(_ record: GraphRecord) -> Bool { draftIndex[Identity(record)] != nil }
+
+  /// The position of `record`'s draft in `drafts`, or nil: none, or the
+  /// drafts were taken by the commit (`takeDrafts`).
+  @inline(__always)
+  private func draftPosition(_ record: GraphRecord) -> Int? {
+    guard let position = draftIndex[Identity(record)], position < drafts.count else { return nil }
+    return position
+  }
 
   /// Hands the drafts (in the order of `touched`) to the commit, moved
   /// rather than copied: the commit makes them the records' committed
@@ -96,7 +109,7 @@ struct GraphTransaction {
   /// retains and releases each of its references).
   @inline(__always)
   func model(of record: GraphRecord) -> ModelType {
-    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index].model }
+    if let index = draftPosition(record) { return drafts[index].model }
     return record.lazyState.model
   }
 
@@ -104,7 +117,7 @@ struct GraphTransaction {
   /// `state(record).links`, without copying the rest of the state).
   @inline(__always)
   func links(of record: GraphRecord) -> RecordLinks {
-    if let index = draftIndex[Identity(record)], index < drafts.count { return drafts[index].links }
+    if let index = draftPosition(record) { return drafts[index].links }
     return record.lazyState.links
   }
 
@@ -118,7 +131,7 @@ struct GraphTransaction {
     // lists would hold none of the file's targets and show no pending
     // ones either, so a delete of it cascaded to none of them.
     if record.isFault { memory.fill(record) }
-    guard let position = draftIndex[Identity(record)], position < drafts.count,
+    guard let position = draftPosition(record),
       drafts[position].hasPendingLists
     else {
       if record.pendingLists { memory.readLists(record) }
@@ -171,7 +184,7 @@ struct GraphTransaction {
 
   /// Changes `record`'s draft.
   mutating func edit(_ record: GraphRecord, _ change: (inout RecordState) -> Void) {
-    if let index = draftIndex[Identity(record)], index < drafts.count {
+    if let index = draftPosition(record) {
       change(&drafts[index])
       return
     }
@@ -315,7 +328,7 @@ struct GraphTransaction {
   /// The link of `record`'s `property` in this transaction.
   @inline(__always)
   func link(_ record: GraphRecord, _ property: Int) -> Link {
-    if let index = draftIndex[Identity(record)], index < drafts.count {
+    if let index = draftPosition(record) {
       return property < drafts[index].links.count ? drafts[index].links[property] : .absent
     }
     return record.lazyLink(property)
