@@ -113,14 +113,6 @@ struct GraphTransaction {
     return record.lazyState.model
   }
 
-  /// The links of `record`'s state as this transaction sees it (as
-  /// `state(record).links`, without copying the rest of the state).
-  @inline(__always)
-  func links(of record: GraphRecord) -> RecordLinks {
-    if let index = draftPosition(record) { return drafts[index].links }
-    return record.lazyState.links
-  }
-
   /// Reads the targets of the file that `record`'s lists (committed and
   /// draft) left unread, so that its lists as this transaction sees them
   /// are whole. A draft's list is the committed one with targets appended:

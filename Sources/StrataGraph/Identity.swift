@@ -13,7 +13,7 @@ struct Identity: Hashable {
   let address: UInt
 
   /// The identity of `object`.
-  init(_ object: AnyObject) { address = UInt(bitPattern: ObjectIdentifier(object).hashValue) }
+  init(_ object: AnyObject) { address = UInt(bitPattern: ObjectIdentifier(object)) }
 
   static func == (lhs: Identity, rhs: Identity) -> Bool { lhs.address == rhs.address }
 
