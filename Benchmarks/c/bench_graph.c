@@ -10,6 +10,10 @@
  *   bench_graph PAYLOAD SCHEMA MODEL N get-cold        (one import into a file, then N passes of gets of
  *                                                       every issue, each pass in a newly opened context)
  *   bench_graph PAYLOAD SCHEMA MODEL N get-cold-block  (the same, each pass in one read block)
+ *   bench_graph PAYLOAD SCHEMA MODEL N get-cached      (one import into memory, then N passes of gets of
+ *                                                       every key, all cached; with BENCH_GET_FILE set,
+ *                                                       into a file opened again and cached by all())
+ *                                                      (the gets are of BENCH_GET_MODEL's records when set)
  *   bench_graph PAYLOAD SCHEMA MODEL 1 rss-trees|rss-graph (a child of the first form)
  *
  * Times are best and median of REPETITIONS after one warm-up that is not
@@ -301,6 +305,7 @@ static int profile_get_cold(int n, int block) {
     strata_context_t *context;
     json_t *keys;
     double start;
+    const char *get_model = getenv("BENCH_GET_MODEL") ? getenv("BENCH_GET_MODEL") : model;
     if (mkdtemp(folder) == NULL) {
         perror("bench_graph: mkdtemp");
         return 1;
@@ -308,16 +313,46 @@ static int profile_get_cold(int n, int block) {
     snprintf(path, sizeof path, "%s/graph.db", folder);
     context = open_context(path);
     import_payload(context, NULL);
-    keys = keys_of(context, model);
+    keys = keys_of(context, get_model);
     strata_context_decref(context);
     start = now();
     for (r = 0; r < n; r++) {
         context = open_context(path);
-        lookups(context, model, keys, 1, block);
+        lookups(context, get_model, keys, 1, block);
         strata_context_decref(context);
     }
     printf("%d passes of %zu cold gets%s in %.3f s\n", n, json_array_size(keys), block ? " in read blocks" : "",
            now() - start);
+    fflush(stdout);
+    _exit(0);
+}
+
+/* N passes of gets of every key from an in-memory context (all cached), for
+   perf and callgrind (`--toggle-collect=lookups`). */
+static int profile_get_cached(int n) {
+    const char *get_model = getenv("BENCH_GET_MODEL") ? getenv("BENCH_GET_MODEL") : model;
+    strata_context_t *context;
+    json_t *keys;
+    double rate;
+    char folder[] = "/tmp/strata-bench-profile-XXXXXX", path[128];
+    if (getenv("BENCH_GET_FILE") == NULL) {
+        context = open_context(NULL);
+        import_payload(context, NULL);
+    } else {
+        /* a file imported into, then opened again and cached by all() */
+        if (mkdtemp(folder) == NULL) {
+            perror("bench_graph: mkdtemp");
+            return 1;
+        }
+        snprintf(path, sizeof path, "%s/graph.db", folder);
+        context = open_context(path);
+        import_payload(context, NULL);
+        strata_context_decref(context);
+        context = open_context(path);
+    }
+    keys = keys_of(context, get_model);
+    rate = lookups(context, get_model, keys, n, 0);
+    printf("%d passes of %zu cached gets: %.0f/s\n", n, json_array_size(keys), rate);
     fflush(stdout);
     _exit(0);
 }
@@ -438,7 +473,7 @@ int main(int argc, char **argv) {
     long trees_kb, graph_kb, trees_peak, graph_peak;
     double r_mem, r_file, r_re_mem, r_re_file, r_rss;
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_graph PAYLOAD SCHEMA MODEL [REPETITIONS [import-memory|import-file|get-cold|get-cold-block|rss-trees|rss-graph]]\n");
+        fprintf(stderr, "usage: bench_graph PAYLOAD SCHEMA MODEL [REPETITIONS [import-memory|import-file|get-cold|get-cold-block|get-cached|rss-trees|rss-graph]]\n");
         return 2;
     }
     payload_path = argv[1];
@@ -457,6 +492,8 @@ int main(int argc, char **argv) {
             return profile_import_file(reps);
         if (strcmp(argv[5], "get-cold") == 0 || strcmp(argv[5], "get-cold-block") == 0)
             return profile_get_cold(reps, strcmp(argv[5], "get-cold-block") == 0);
+        if (strcmp(argv[5], "get-cached") == 0)
+            return profile_get_cached(reps);
         if (strcmp(argv[5], "rss-graph") == 0 || strcmp(argv[5], "rss-trees") == 0)
             return measure_rss(strcmp(argv[5], "rss-graph") == 0);
         fprintf(stderr, "bench_graph: unknown mode %s\n", argv[5]);

@@ -21,6 +21,17 @@ static inline __attribute__((always_inline)) unsigned long strata_frame_address(
     return (unsigned long)__builtin_frame_address(0);
 }
 
+/* The calling thread's stack limit as StackGuard keeps it (plus one; 0
+   until computed), a C thread-local: a load instead of pthread_getspecific
+   and Swift's lazy global behind it, on every call through the C API. The
+   function is static, so each object file that inlines it has its own copy
+   of the slot: each copy computes the same limit once per thread, which is
+   why only a value that every copy computes alike may live in such a slot. */
+static inline unsigned long *_Nonnull strata_thread_stack_limit(void) {
+    static __thread unsigned long slot;
+    return &slot;
+}
+
 /* Whether `a` and `b` hold the same JSON, as json_equal says (1 or 0).
    Objects whose members come in the same order (two inputs of one API
    object) are walked side by side instead of looking each key up; members

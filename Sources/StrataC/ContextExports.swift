@@ -73,12 +73,12 @@ public func strata_context_get(
   _ error: UnsafeMutableRawPointer?
 ) -> OpaquePointer? {
   deepCall { () -> OpaquePointer? in
-    guard let engine = Handles.context(context), let name = Handles.string(model), let key else {
+    guard let engine = Handles.context(context), let model, let key else {
       ErrorReporting.fail(.argument, "the context, the model name or the key is NULL", error)
       return nil
     }
     // no record is a success: NULL with STRATA_OK
-    return engine.record(name, key: key).toC(error, failed: nil) { object in
+    return engine.record(named: model, key: key).toC(error, failed: nil) { object in
       .some(object.map { Handles.retained($0) })
     }
   }

@@ -23,7 +23,9 @@ private let recordedKey: pthread_key_t = {
 enum ErrorReporting {
   /// A successful call: clears the struct and the thread's error list.
   static func succeed(_ error: UnsafeMutableRawPointer?) {
-    setList(nil)
+    // recorded with no list (the thread's last call succeeded): nothing to change, and
+    // two reads of the keys cost less than writing both again
+    if pthread_getspecific(errorListKey) != nil || pthread_getspecific(recordedKey) == nil { setList(nil) }
     guard let error else { return }
     // one memset of the header's struct (building a strata_error_t() value
     // and assigning it writes its text arrays field by field)

@@ -649,25 +649,52 @@ package final class GraphContext: @unchecked Sendable {
   /// a list for a composite key), nil when there is none.
   package func record(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
     locked { () -> Result<ModelObject?, StrataError> in
-      let type: ModelType
-      if let last = lastGetType, last.name == model {
-        type = last.type
-      } else {
-        switch recordType(model) {
-        case .failure(let error): return .failure(error)
-        case .success(let found):
-          type = found
-          lastGetType = (model, found)
-        }
-      }
-      switch readKey(key, type) {
-      case .failure(let error): return .failure(error)
-      case .success(let recordKey):
-        guard let record = memory.record(type.keyRoot, recordKey),
-          record.state.model.isSelfOrDescendant(of: type)
-        else { return .success(nil) }
-        return .success(record.state.object)
-      }
+      if let last = lastGetType, last.name == model { return record(of: last.type, key: key) }
+      return recordOfNewType(model, key: key)
+    }
+  }
+
+  /// `record(_:key:)` with the model's name as a C string (borrowed): a C
+  /// host's gets of one model compare the name's bytes with the last get's
+  /// instead of making a Swift string of it each call.
+  package func record(named model: UnsafePointer<CChar>, key: JPtr) -> Result<ModelObject?, StrataError> {
+    locked { () -> Result<ModelObject?, StrataError> in
+      if let last = lastGetType, Self.equal(last.name, model) { return record(of: last.type, key: key) }
+      return recordOfNewType(String(cString: model), key: key)
+    }
+  }
+
+  /// True when `name` holds the bytes of the C string `text`, no more.
+  private static func equal(_ name: String, _ text: UnsafePointer<CChar>) -> Bool {
+    var name = name
+    return name.withUTF8 { bytes in
+      guard let base = bytes.baseAddress, !bytes.isEmpty else { return text[0] == 0 }
+      let count = bytes.count
+      let bytesAsText = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+      return strncmp(text, bytesAsText, count) == 0 && text[count] == 0
+    }
+  }
+
+  /// A get of a model other than the last one's (under the lock): finds its
+  /// type and keeps it for the next get.
+  private func recordOfNewType(_ model: String, key: JPtr) -> Result<ModelObject?, StrataError> {
+    switch recordType(model) {
+    case .failure(let error): return .failure(error)
+    case .success(let found):
+      lastGetType = (model, found)
+      return record(of: found, key: key)
+    }
+  }
+
+  /// The record of `type` under `key`, nil when there is none (under the lock).
+  private func record(of type: ModelType, key: JPtr) -> Result<ModelObject?, StrataError> {
+    switch readKey(key, type) {
+    case .failure(let error): return .failure(error)
+    case .success(let recordKey):
+      guard let record = memory.record(type.keyRoot, recordKey),
+        record.state.model.isSelfOrDescendant(of: type)
+      else { return .success(nil) }
+      return .success(record.state.object)
     }
   }
 

@@ -72,6 +72,21 @@ package enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
   }
 
+  /// The hash the standard library's tables use. An integer key (most
+  /// keys) is hashed by `Int64`'s own one-shot SipHash of its 64 bits
+  /// instead of a `Hasher` fed the case and then the value: a record found
+  /// by key hashes its key once or more per call (Benchmarks/README.md,
+  /// "Cached gets"). Still SipHash under the table's seed, so keys chosen
+  /// by an input cannot flood a table. Other keys hash as before, with the
+  /// seed mixed in.
+  package func _rawHashValue(seed: Int) -> Int {
+    if case .int(let value) = self { return value._rawHashValue(seed: seed) }
+    var hasher = Hasher()
+    hasher.combine(seed)
+    hash(into: &hasher)
+    return hasher.finalize()
+  }
+
   package static func < (lhs: RecordKey, rhs: RecordKey) -> Bool {
     switch (lhs, rhs) {
     case (.bool(let a), .bool(let b)): return !a && b

@@ -7,17 +7,13 @@ import Glibc
 /// safety margin remains, mapping stops with a `depth` error instead of
 /// overflowing the stack and killing the host.
 enum StackGuard {
-  /// The per-thread lowest address recursion may reach (the stack's end plus
-  /// the margin), computed once per thread.
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    _ = pthread_key_create(&key, nil)
-    return key
-  }()
-
-  /// The lowest stack address that recursion may use on this thread, or 0 if unknown.
+  /// The lowest stack address that recursion may use on this thread, or 0
+  /// if unknown; computed once per thread and kept, plus one, in a C
+  /// thread-local (`strata_thread_stack_limit`, 0 until computed): every
+  /// call through the C API asks.
   static func limit() -> UInt {
-    if let cached = pthread_getspecific(key) { return UInt(bitPattern: cached) }
+    let slot = strata_thread_stack_limit()
+    if slot.pointee != 0 { return UInt(slot.pointee) &- 1 }
     var attributes = pthread_attr_t()
     var limit: UInt = 0
     if pthread_getattr_np(pthread_self(), &attributes) == 0 {
@@ -30,7 +26,7 @@ enum StackGuard {
       }
       pthread_attr_destroy(&attributes)
     }
-    _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: limit))
+    slot.pointee = CUnsignedLong(limit &+ 1)
     return limit
   }
 

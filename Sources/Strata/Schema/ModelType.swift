@@ -60,6 +60,7 @@ package final class ModelType: @unchecked Sendable {
 
   /// True when `other` is this model or one of its bases (along `extends`).
   package func isSelfOrDescendant(of other: ModelType) -> Bool {
+    if self === other { return true }  // the common case, without walking (a retain per hop)
     var current: ModelType? = self
     var hops = 0
     while let model = current, hops < 10_000 {
