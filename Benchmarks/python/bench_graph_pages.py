@@ -7,6 +7,12 @@ file opened again in a fresh process.
   the mean of the first and of the last tenth of the pages are printed with
   their ratio (target: flat, a ratio near 1), with the process's peak RSS
   (target <= 300 MB for N = 1,000,000).
+- peer: the same pages into the same tables (made by Strata, then filled
+  by hand) with Python's sqlite3: per page, `executemany` upserts of the
+  users, tags and posts and inserts of the link rows (each user's next
+  position kept in a dict), one transaction, WAL and synchronous=FULL.
+  Its first and last tenth show how much of the growth is SQLite's own:
+  its indexes and link tables get inserts all over as they grow.
 - open: a fresh process opens the file (time, and the RSS it adds over the
   interpreter with strata loaded: target <= 50 ms and <= 30 MB), then reads
   records by key: a tenth of the posts cold (each read once, from the
@@ -23,6 +29,7 @@ import os
 import random
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -85,6 +92,69 @@ def import_pages(path: str, n: int) -> None:
     print(f"rss graph_pages_peak_mb {rss_mb():.0f}")
 
 
+def peer_pages(folder: str, n: int) -> None:
+    """The hand-written way: the same pages into the same tables, sqlite3 alone."""
+    made = os.path.join(folder, "tables.db")
+    with strata.Schema(SCHEMA_DOC).context(made) as ctx:  # Strata makes the tables; one record is enough
+        ctx.import_("Post", page(0, 1)[:1])
+    source = sqlite3.connect(made)
+    tables = [row[0] for row in source.execute(
+        "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index') AND sql NOT NULL AND name <> 'strata_meta'")]
+    columns = {name: [row[1] for row in source.execute(f'PRAGMA table_info("{name}")')]
+               for name in ("User", "Tag", "Post")}
+    source.close()
+
+    def upsert(table: str, key: str) -> str:
+        names = columns[table]
+        quoted = ", ".join(f'"{c}"' for c in names)
+        updates = ", ".join(f'"{c}" = excluded."{c}"' for c in names if c != key)
+        return (f'INSERT INTO "{table}"({quoted}) VALUES({", ".join("?" * len(names))}) '
+                f'ON CONFLICT("{key}") DO UPDATE SET {updates}')
+
+    assert columns["Post"] == ["id", "strata_type", "strata_stub", "strata_extra", "title", "score", "author"], columns
+    user_sql, tag_sql, post_sql = upsert("User", "id"), upsert("Tag", "name"), upsert("Post", "id")
+    db = sqlite3.connect(os.path.join(folder, "peer.db"), isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    for statement in tables:
+        db.execute(statement)
+    users = max(n // 100, 1)
+    next_position: Dict[int, int] = {}
+    times: List[float] = []
+    for first in range(0, n, PAGE):
+        data = page(first, users)
+        start = time.perf_counter()
+        user_rows: Dict[int, tuple] = {}
+        tag_rows: Dict[str, tuple] = {}
+        post_rows, post_tags, user_posts = [], [], []
+        for post in data:
+            author = post["author"]
+            user_rows[author["id"]] = (author["id"], "User", 0, None, author["login"])
+            for position, tag in enumerate(post["tags"]):
+                tag_rows[tag] = (tag, "Tag", 0, None)
+                post_tags.append((post["id"], position, tag))
+            post_rows.append((post["id"], "Post", 0, None, post["title"], post["score"], author["id"]))
+            position = next_position.get(author["id"], 0)
+            next_position[author["id"]] = position + 1
+            user_posts.append((author["id"], position, post["id"]))
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(user_sql, user_rows.values())
+        db.executemany(tag_sql, tag_rows.values())
+        db.executemany(post_sql, post_rows)
+        db.executemany('INSERT INTO "Post.tags"("owner", "position", "target") VALUES(?, ?, ?)', post_tags)
+        db.executemany('INSERT INTO "User.posts"("owner", "position", "target") VALUES(?, ?, ?)', user_posts)
+        db.execute("COMMIT")
+        times.append(time.perf_counter() - start)
+    db.close()
+    tenth = max(len(times) // 10, 1)
+    head = sum(times[:tenth]) / tenth
+    tail = sum(times[-tenth:]) / tenth
+    print(f"time graph_pages_peer_first_tenth_per_page {head:.6f} {head:.6f} {tenth}")
+    print(f"time graph_pages_peer_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
+    print(f"time graph_pages_peer_total {sum(times):.6f} {sum(times):.6f} 1")
+    print(f"ratio graph_pages_peer_last_over_first {tail / head:.2f}")
+
+
 def open_and_read(path: str, n: int) -> None:
     """In a fresh process: open the file, then cold and warm reads by key."""
     base = current_rss_mb()
@@ -127,6 +197,8 @@ def main() -> None:
         import_pages(path, n)
         sys.stdout.flush()
         subprocess.run([sys.executable, __file__, "--read", path, str(n)], check=True)
+        sys.stdout.flush()
+        peer_pages(folder, n)
     finally:
         shutil.rmtree(folder)
 
