@@ -177,8 +177,8 @@ extension GraphContext {
     guard let array = json_array() else { return "[]" }
     defer { JValue.release(array) }
     for record in records {
-      guard let key = record.graphRecord?.keyJSON else { continue }
-      json_array_append(array, key)
+      guard let key = record.recordKeyJSON else { continue }
+      json_array_append_new(array, key)
     }
     return (try? CanonicalJSON.text(array, what: "the page's keys", sortKeys: false)) ?? "[]"
   }

@@ -829,7 +829,10 @@ package final class GraphContext: @unchecked Sendable {
     )
     let foreign = StrataError(
       code: .argument, message: "the '\(object.type.name)' record \(key) is another context's")
-    if let record = object.graphRecord as? GraphRecord, !record.isEvicted {
+    // the tie's record is read only when this context's cache made it (`RecordTie`)
+    if let tie = object.recordTie, tie.owner == memory.serial, let record = tie.record as? GraphRecord,
+      !record.isEvicted
+    {
       guard !record.isDeleted else { return .failure(deleted) }
       guard memory.record(record.keyRoot, record.key) === record else { return .failure(foreign) }
       return .success(record)

@@ -36,7 +36,8 @@ enum GraphLoading {
     let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
     try link(pending, in: memory, schema: schema)
     let changes = materialize(
-      pending, schema: schema, owner: memory.owner, rewriting: rewriting, rewritten: &rewritten)
+      pending, schema: schema, owner: memory.owner, serial: memory.serial, rewriting: rewriting,
+      rewritten: &rewritten)
     if rewriting { try store.rewrite(changes) }
   }
 
@@ -223,13 +224,14 @@ enum GraphLoading {
   /// (kept in `rewritten` for the caller to release): the changes that
   /// rewrite the file in this schema's tables, at its version.
   private static func materialize(
-    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, rewriting: Bool,
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, serial: UInt64,
+    rewriting: Bool,
     rewritten: inout [JPtr]
   ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
-      object.graphRecord = record
+      record.tie(object, owner: serial)
       object.recordIsStub = record.state.isStub
       object.recordSource = owner
       record.state.object = object

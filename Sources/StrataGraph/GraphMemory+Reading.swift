@@ -126,7 +126,7 @@ extension GraphMemory {
       }
     }
     let committed = GraphOutput.materializeInPlace(state)
-    committed.graphRecord = record
+    record.tie(committed, owner: serial)
     committed.recordIsStub = isStub
     committed.recordSource = owner
     state.object = committed

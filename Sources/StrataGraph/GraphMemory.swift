@@ -37,6 +37,8 @@ final class GraphMemory {
   /// (`ModelObject.recordSource`): a handle whose record left the cache is
   /// found again by its key.
   var owner: ObjectIdentifier { ObjectIdentifier(self) }
+  /// This cache's serial: the owner of the ties of its records (`RecordTie`).
+  let serial = CacheSerial.next()
   /// True when memory holds every record of the file (a new file, or one
   /// read in whole): a key memory does not hold is then not in the file.
   var complete = true

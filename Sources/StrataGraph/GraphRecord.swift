@@ -76,9 +76,24 @@ package final class GraphRecord: RecordIdentity {
     self.keyJSON = json
     self.keyRoot = keyRoot
     self.storedState = state
+    recordTie = RecordTie(self)
   }
 
-  deinit { JValue.release(keyJSON) }
+  /// The tie the record's committed objects hold (`RecordTie`), made with
+  /// the record (the commit may tie objects on its helper thread, so it is
+  /// not made on first use); cleared when the record is freed.
+  private var recordTie: RecordTie? = nil
+
+  /// Makes `object` this record's committed object, in the cache of serial `owner`.
+  func tie(_ object: ModelObject, owner: UInt64) {
+    guard let recordTie else { return }
+    object.tie(to: recordTie, key: key, owner: owner)
+  }
+
+  deinit {
+    recordTie?.record = nil
+    JValue.release(keyJSON)
+  }
 
   /// Where the record is in messages about the graph: `/Model/key` (the key
   /// space's model) and `/property` when one is named.

@@ -84,7 +84,7 @@ public struct Record: Sendable, Hashable, CustomStringConvertible {
 extension ModelObject {
   /// The key of the graph record this object shows (a new reference), or nil for an ordinary model.
   package var recordKeyJSON: JPtr? {
-    if let graphRecord { return JValue.retain(graphRecord.keyJSON) }
-    return recordKey?.makeJSON()
+    // from the key the object keeps, not through its record: any thread may ask (`RecordTie`)
+    recordKey?.makeJSON()
   }
 }

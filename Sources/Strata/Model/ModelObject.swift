@@ -18,13 +18,12 @@ package final class ModelObject: @unchecked Sendable {
   package var slots: ContiguousArray<Slot>
   /// Unmapped input keys kept under `unknownKeys: keep` (owned reference), or nil.
   package var unknown: JPtr?
-  /// For the committed state of a graph record: the record (the object is
-  /// then read only; a copy is an ordinary model). Weak: nil once the
-  /// record is deleted or its context closed. A protocol, so that models
-  /// know nothing of the graph's types (`Graph/GraphRecord` conforms).
-  package weak var graphRecord: (any RecordIdentity)? {
-    didSet { if let graphRecord { recordKey = graphRecord.key } }
-  }
+  /// For the committed state of a graph record: the tie to the record (the
+  /// object is then read only; a copy is an ordinary model). Its record is
+  /// nil once freed, and read only by the context that made it
+  /// (`RecordTie`). A protocol, so that models know nothing of the graph's
+  /// types (`Graph/GraphRecord` conforms).
+  package private(set) var recordTie: RecordTie?
   /// The key of the graph record this object shows, kept when the record
   /// is deleted or its context closed (the handle stays a read-only record).
   package private(set) var recordKey: RecordKey?
@@ -35,6 +34,14 @@ package final class ModelObject: @unchecked Sendable {
   /// came from (`GraphMemory`), which finds the record again by its key
   /// once it left the cache.
   package var recordSource: ObjectIdentifier?
+
+  /// Makes this object the committed state of the record of `tie`, whose
+  /// cache is `owner` (its `CacheSerial`); the object keeps the record's key.
+  package func tie(to tie: RecordTie, key: RecordKey, owner: UInt64) {
+    tie.owner = owner
+    recordTie = tie
+    recordKey = key
+  }
 
   package init(
     schema: Schema, type: ModelType, slots: ContiguousArray<Slot>, unknown: JPtr?, template: Bool = false

@@ -48,7 +48,7 @@ func aLargeGraphLetGoOfAsideKeepsHeldHandlesReadable(inFile: Bool) throws {
       held.append(record)
       before.append(try record.model.json)
     }
-    weak = result.records.map { WeakRecord(record: $0.model.object.graphRecord) }
+    weak = result.records.map { WeakRecord(record: $0.model.object.recordTie?.record) }
     #expect(weak.allSatisfy { $0.record != nil })
     context.close()
     // read at once, while the helper frees the graph
@@ -80,7 +80,7 @@ func aLargeGraphLetGoOfAsideKeepsHeldHandlesReadable(inFile: Bool) throws {
     do {
       let context = try Context(schema: schema)
       let records = try context.import("Post", parsing: text).records
-      let weak = records.map { WeakRecord(record: $0.model.object.graphRecord) }
+      let weak = records.map { WeakRecord(record: $0.model.object.recordTie?.record) }
       outcome.lock.lock()
       outcome.weak += weak
       outcome.lock.unlock()
