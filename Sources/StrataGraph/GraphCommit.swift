@@ -109,7 +109,6 @@ enum GraphCommit {
     let schema = transaction.schema
     let limit = memory.listShownAtCommit
     let source = memory.owner
-    let serial = memory.serial
     // The committed object of `finished[index]`. It touches nothing but the
     // record's new state and object, so it may run on the store's helper
     // thread while the calling thread writes rows.
@@ -120,7 +119,7 @@ enum GraphCommit {
         owned
         ? GraphOutput.materializeInPlace(state, leavingLongerThan: limit)
         : GraphOutput.materialize(state, schema: schema, leavingLongerThan: limit)
-      record.tie(object, owner: serial)
+      record.tie(object)
       object.recordIsStub = state.isStub
       object.recordSource = source
       return object

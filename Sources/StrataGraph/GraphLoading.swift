@@ -36,8 +36,7 @@ enum GraphLoading {
     let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
     try link(pending, in: memory, schema: schema)
     let changes = materialize(
-      pending, schema: schema, owner: memory.owner, serial: memory.serial, rewriting: rewriting,
-      rewritten: &rewritten)
+      pending, schema: schema, owner: memory.owner, rewriting: rewriting, rewritten: &rewritten)
     if rewriting { try store.rewrite(changes) }
   }
 
@@ -72,7 +71,7 @@ enum GraphLoading {
       for stored in storedRecords {
         let (record, held) = try readRecord(
           stored, root: rootName, rootType, store: store, schema: schema, migrating: migrating,
-          collector: collector)
+          collector: collector, owner: memory.serial)
         memory.insert(record)
         pending.append((record, held))
         if case .synthetic(let id) = record.key, id >= memory.nextSynthetic { memory.nextSynthetic = id + 1 }
@@ -86,7 +85,7 @@ enum GraphLoading {
   /// relationships aside.
   private static func readRecord(
     _ stored: GraphStore.StoredRecord, root rootName: String, _ rootType: ModelType, store: GraphStore,
-    schema: Schema, migrating: Bool, collector: RelationCollector
+    schema: Schema, migrating: Bool, collector: RelationCollector, owner: UInt64
   ) throws(StrataError) -> (GraphRecord, [StoredLink]) {
     let body = stored.body
     guard JValue.isObject(body), let modelValue = json_object_get(body, "model"),
@@ -119,8 +118,8 @@ enum GraphLoading {
     let held = setLinksAside(object, type, collector: collector)
     guard
       let record = GraphRecord(
-        key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub)
-      )
+        key: key, keyRoot: rootType.index, state: RecordState(model: type, object: object, isStub: isStub),
+        owner: owner)
     else { throw damaged("cannot hold the record \(stored.keyText)") }
     return (record, held)
   }
@@ -224,14 +223,13 @@ enum GraphLoading {
   /// (kept in `rewritten` for the caller to release): the changes that
   /// rewrite the file in this schema's tables, at its version.
   private static func materialize(
-    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, serial: UInt64,
-    rewriting: Bool,
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, rewriting: Bool,
     rewritten: inout [JPtr]
   ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
-      record.tie(object, owner: serial)
+      record.tie(object)
       object.recordIsStub = record.state.isStub
       object.recordSource = owner
       record.state.object = object

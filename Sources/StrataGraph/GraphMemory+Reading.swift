@@ -126,7 +126,7 @@ extension GraphMemory {
       }
     }
     let committed = GraphOutput.materializeInPlace(state)
-    record.tie(committed, owner: serial)
+    record.tie(committed)
     committed.recordIsStub = isStub
     committed.recordSource = owner
     state.object = committed

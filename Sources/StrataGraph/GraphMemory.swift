@@ -142,7 +142,7 @@ final class GraphMemory {
   /// A fault of the record of key space `root` under `key`, which memory
   /// does not hold (the caller looked).
   private func newFault(_ root: Int, _ key: RecordKey) -> GraphRecord? {
-    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder(root)) else {
+    guard let made = GraphRecord(key: key, keyRoot: root, state: placeholder(root), owner: serial) else {
       failure = failure ?? StrataError(code: .oom, message: "out of memory")
       return nil
     }

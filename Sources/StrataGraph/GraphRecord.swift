@@ -70,13 +70,14 @@ package final class GraphRecord: RecordIdentity {
   /// a handle of it finds the record again by its key.
   var isEvicted = false
 
-  init?(key: RecordKey, keyRoot: Int, state: RecordState) {
+  /// A record of the cache of serial `owner` (`GraphMemory.serial`).
+  init?(key: RecordKey, keyRoot: Int, state: RecordState, owner: UInt64) {
     guard let json = key.makeJSON() else { return nil }
     self.key = key
     self.keyJSON = json
     self.keyRoot = keyRoot
     self.storedState = state
-    recordTie = RecordTie(self)
+    recordTie = RecordTie(self, owner: owner)
   }
 
   /// The tie the record's committed objects hold (`RecordTie`), made with
@@ -84,10 +85,10 @@ package final class GraphRecord: RecordIdentity {
   /// not made on first use); cleared when the record is freed.
   private var recordTie: RecordTie? = nil
 
-  /// Makes `object` this record's committed object, in the cache of serial `owner`.
-  func tie(_ object: ModelObject, owner: UInt64) {
+  /// Makes `object` this record's committed object.
+  func tie(_ object: ModelObject) {
     guard let recordTie else { return }
-    object.tie(to: recordTie, key: key, owner: owner)
+    object.tie(to: recordTie, key: key)
   }
 
   deinit {

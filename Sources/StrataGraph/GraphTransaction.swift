@@ -222,7 +222,7 @@ struct GraphTransaction {
     guard
       let record = GraphRecord(
         key: key, keyRoot: model.keyRoot,
-        state: RecordState(model: model, object: object, isStub: isStub, links: absent))
+        state: RecordState(model: model, object: object, isStub: isStub, links: absent), owner: memory.serial)
     else { return nil }
     created[model.keyRoot, default: [:]][key] = record
     createdOrder.append(record)

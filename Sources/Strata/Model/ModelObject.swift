@@ -35,10 +35,9 @@ package final class ModelObject: @unchecked Sendable {
   /// once it left the cache.
   package var recordSource: ObjectIdentifier?
 
-  /// Makes this object the committed state of the record of `tie`, whose
-  /// cache is `owner` (its `CacheSerial`); the object keeps the record's key.
-  package func tie(to tie: RecordTie, key: RecordKey, owner: UInt64) {
-    tie.owner = owner
+  /// Makes this object the committed state of the record of `tie`; the
+  /// object keeps the record's key.
+  package func tie(to tie: RecordTie, key: RecordKey) {
     recordTie = tie
     recordKey = key
   }

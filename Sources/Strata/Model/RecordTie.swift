@@ -18,12 +18,14 @@ import Glibc
 package final class RecordTie: @unchecked Sendable {
   /// The record, not retained; nil once it is freed.
   package unowned(unsafe) var record: (any RecordIdentity)?
-  /// The serial of the cache the record lives in (`CacheSerial`), 0 until
-  /// an object is tied to the record.
-  package var owner: UInt64 = 0
+  /// The serial of the cache the record lives in (`CacheSerial`).
+  package let owner: UInt64
 
-  /// The tie of `record`.
-  package init(_ record: any RecordIdentity) { self.record = record }
+  /// The tie of `record`, a record of the cache of serial `owner`.
+  package init(_ record: any RecordIdentity, owner: UInt64) {
+    self.record = record
+    self.owner = owner
+  }
 }
 
 /// Serials for the caches that records live in: unlike an object's
