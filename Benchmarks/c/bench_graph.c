@@ -296,6 +296,25 @@ static int profile_import_file(int n) {
     _exit(0);
 }
 
+/* The model whose keys the profile modes get (BENCH_GET_MODEL, or MODEL). */
+static const char *get_model(void) { return getenv("BENCH_GET_MODEL") ? getenv("BENCH_GET_MODEL") : model; }
+
+/* Writes `path` (in a new folder, `folder` a mkdtemp template) as one import
+   of the payload leaves it, the keys of get_model()'s records in `keys`
+   (new reference); exits on failure. */
+static void imported_file(char *folder, char *path, size_t size, json_t **keys) {
+    strata_context_t *context;
+    if (mkdtemp(folder) == NULL) {
+        perror("bench_graph: mkdtemp");
+        exit(1);
+    }
+    snprintf(path, size, "%s/graph.db", folder);
+    context = open_context(path);
+    import_payload(context, NULL);
+    *keys = keys_of(context, get_model());
+    strata_context_decref(context);
+}
+
 /* One import into a new file, then `n` passes of strata_context_get over
    every issue key, each pass in a context opened again (every record read
    from the file's tables): what perf records for a cold lookup. */
@@ -305,20 +324,11 @@ static int profile_get_cold(int n, int block) {
     strata_context_t *context;
     json_t *keys;
     double start;
-    const char *get_model = getenv("BENCH_GET_MODEL") ? getenv("BENCH_GET_MODEL") : model;
-    if (mkdtemp(folder) == NULL) {
-        perror("bench_graph: mkdtemp");
-        return 1;
-    }
-    snprintf(path, sizeof path, "%s/graph.db", folder);
-    context = open_context(path);
-    import_payload(context, NULL);
-    keys = keys_of(context, get_model);
-    strata_context_decref(context);
+    imported_file(folder, path, sizeof path, &keys);
     start = now();
     for (r = 0; r < n; r++) {
         context = open_context(path);
-        lookups(context, get_model, keys, 1, block);
+        lookups(context, get_model(), keys, 1, block);
         strata_context_decref(context);
     }
     printf("%d passes of %zu cold gets%s in %.3f s\n", n, json_array_size(keys), block ? " in read blocks" : "",
@@ -330,7 +340,6 @@ static int profile_get_cold(int n, int block) {
 /* N passes of gets of every key from an in-memory context (all cached), for
    perf and callgrind (`--toggle-collect=lookups`). */
 static int profile_get_cached(int n) {
-    const char *get_model = getenv("BENCH_GET_MODEL") ? getenv("BENCH_GET_MODEL") : model;
     strata_context_t *context;
     json_t *keys;
     double rate;
@@ -338,20 +347,15 @@ static int profile_get_cached(int n) {
     if (getenv("BENCH_GET_FILE") == NULL) {
         context = open_context(NULL);
         import_payload(context, NULL);
+        keys = keys_of(context, get_model());
     } else {
         /* a file imported into, then opened again and cached by all() */
-        if (mkdtemp(folder) == NULL) {
-            perror("bench_graph: mkdtemp");
-            return 1;
-        }
-        snprintf(path, sizeof path, "%s/graph.db", folder);
+        imported_file(folder, path, sizeof path, &keys);
         context = open_context(path);
-        import_payload(context, NULL);
-        strata_context_decref(context);
-        context = open_context(path);
+        json_decref(keys);
+        keys = keys_of(context, get_model());
     }
-    keys = keys_of(context, get_model);
-    rate = lookups(context, get_model, keys, n, 0);
+    rate = lookups(context, get_model(), keys, n, 0);
     printf("%d passes of %zu cached gets: %.0f/s\n", n, json_array_size(keys), rate);
     fflush(stdout);
     _exit(0);

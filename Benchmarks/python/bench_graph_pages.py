@@ -38,6 +38,7 @@ from typing import Any, Dict, List
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bindings", "python"))
 import strata  # noqa: E402
+from bench_graph_peer import upsert as upsert_sql  # noqa: E402  (the same INSERT ... ON CONFLICT text as the issues' peer)
 
 SCHEMA_DOC = {
     "strata": 1,
@@ -82,14 +83,19 @@ def import_pages(path: str, n: int) -> None:
             ctx.import_("Post", data)
             times.append(time.perf_counter() - start)
         assert ctx.count("Post") == n
+    report_pages("graph_pages", times)
+    print(f"rss graph_pages_peak_mb {rss_mb():.0f}")
+
+
+def report_pages(name: str, times: List[float]) -> None:
+    """The mean time of a page in the first and the last tenth, the total, and their ratio."""
     tenth = max(len(times) // 10, 1)
     head = sum(times[:tenth]) / tenth
     tail = sum(times[-tenth:]) / tenth
-    print(f"time graph_pages_first_tenth_per_page {head:.6f} {head:.6f} {tenth}")
-    print(f"time graph_pages_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
-    print(f"time graph_pages_total {sum(times):.6f} {sum(times):.6f} 1")
-    print(f"ratio graph_pages_last_over_first {tail / head:.2f}")
-    print(f"rss graph_pages_peak_mb {rss_mb():.0f}")
+    print(f"time {name}_first_tenth_per_page {head:.6f} {head:.6f} {tenth}")
+    print(f"time {name}_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
+    print(f"time {name}_total {sum(times):.6f} {sum(times):.6f} 1")
+    print(f"ratio {name}_last_over_first {tail / head:.2f}")
 
 
 def peer_pages(folder: str, n: int) -> None:
@@ -105,11 +111,7 @@ def peer_pages(folder: str, n: int) -> None:
     source.close()
 
     def upsert(table: str, key: str) -> str:
-        names = columns[table]
-        quoted = ", ".join(f'"{c}"' for c in names)
-        updates = ", ".join(f'"{c}" = excluded."{c}"' for c in names if c != key)
-        return (f'INSERT INTO "{table}"({quoted}) VALUES({", ".join("?" * len(names))}) '
-                f'ON CONFLICT("{key}") DO UPDATE SET {updates}')
+        return upsert_sql(f'"{table}"', key, columns[table])
 
     assert columns["Post"] == ["id", "strata_type", "strata_stub", "strata_extra", "title", "score", "author"], columns
     user_sql, tag_sql, post_sql = upsert("User", "id"), upsert("Tag", "name"), upsert("Post", "id")
@@ -146,13 +148,7 @@ def peer_pages(folder: str, n: int) -> None:
         db.execute("COMMIT")
         times.append(time.perf_counter() - start)
     db.close()
-    tenth = max(len(times) // 10, 1)
-    head = sum(times[:tenth]) / tenth
-    tail = sum(times[-tenth:]) / tenth
-    print(f"time graph_pages_peer_first_tenth_per_page {head:.6f} {head:.6f} {tenth}")
-    print(f"time graph_pages_peer_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
-    print(f"time graph_pages_peer_total {sum(times):.6f} {sum(times):.6f} 1")
-    print(f"ratio graph_pages_peer_last_over_first {tail / head:.2f}")
+    report_pages("graph_pages_peer", times)
 
 
 def open_and_read(path: str, n: int) -> None:

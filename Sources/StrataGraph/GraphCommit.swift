@@ -108,7 +108,6 @@ enum GraphCommit {
     }
     let schema = transaction.schema
     let limit = memory.listShownAtCommit
-    let source = memory.owner
     // The committed object of `finished[index]`. It touches nothing but the
     // record's new state and object, so it may run on the store's helper
     // thread while the calling thread writes rows.
@@ -119,9 +118,7 @@ enum GraphCommit {
         owned
         ? GraphOutput.materializeInPlace(state, leavingLongerThan: limit)
         : GraphOutput.materialize(state, schema: schema, leavingLongerThan: limit)
-      record.tie(object)
-      object.recordIsStub = state.isStub
-      object.recordSource = source
+      record.tie(object, isStub: state.isStub)
       return object
     }
     // the objects the store's write made (none in memory, or for no change)

@@ -829,16 +829,13 @@ package final class GraphContext: @unchecked Sendable {
     )
     let foreign = StrataError(
       code: .argument, message: "the '\(object.type.name)' record \(key) is another context's")
-    // the tie's record is read only when this context's cache made it (`RecordTie`)
-    if let tie = object.recordTie, tie.owner == memory.serial, let record = tie.record as? GraphRecord,
-      !record.isEvicted
-    {
+    guard let tie = object.recordTie else { return .failure(deleted) }
+    guard tie.owner == memory.serial else { return .failure(foreign) }
+    // the tie's record is read only by the context whose cache made it (`RecordTie`)
+    if let record = tie.record as? GraphRecord, !record.isEvicted {
       guard !record.isDeleted else { return .failure(deleted) }
       guard memory.record(record.keyRoot, record.key) === record else { return .failure(foreign) }
       return .success(record)
-    }
-    guard object.recordSource == memory.owner else {
-      return .failure(object.recordSource != nil ? foreign : deleted)
     }
     // the record left the cache: found again by its key
     guard let record = memory.record(object.type.keyRoot, key) else { return .failure(deleted) }

@@ -36,7 +36,7 @@ enum GraphLoading {
     let pending = try readRecords(store, into: memory, schema: schema, migrating: migrating)
     try link(pending, in: memory, schema: schema)
     let changes = materialize(
-      pending, schema: schema, owner: memory.owner, rewriting: rewriting, rewritten: &rewritten)
+      pending, schema: schema, rewriting: rewriting, rewritten: &rewritten)
     if rewriting { try store.rewrite(changes) }
   }
 
@@ -223,15 +223,13 @@ enum GraphLoading {
   /// (kept in `rewritten` for the caller to release): the changes that
   /// rewrite the file in this schema's tables, at its version.
   private static func materialize(
-    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, owner: ObjectIdentifier, rewriting: Bool,
+    _ pending: [(GraphRecord, [StoredLink])], schema: Schema, rewriting: Bool,
     rewritten: inout [JPtr]
   ) -> [GraphStore.Change] {
     var changes: [GraphStore.Change] = []
     for (record, _) in pending {
       let object = GraphOutput.materialize(record.state, schema: schema)
-      record.tie(object)
-      object.recordIsStub = record.state.isStub
-      object.recordSource = owner
+      record.tie(object, isStub: record.state.isStub)
       record.state.object = object
       if rewriting, let body = GraphCommit.body(record.state) {
         rewritten.append(body)

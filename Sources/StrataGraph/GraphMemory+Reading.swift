@@ -126,9 +126,7 @@ extension GraphMemory {
       }
     }
     let committed = GraphOutput.materializeInPlace(state)
-    record.tie(committed)
-    committed.recordIsStub = isStub
-    committed.recordSource = owner
+    record.tie(committed, isStub: isStub)
     state.object = committed
     return state
   }

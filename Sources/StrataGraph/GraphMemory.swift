@@ -33,11 +33,9 @@ final class GraphMemory {
   private(set) var store: GraphStore?
   /// The schema the records are of.
   let schema: Schema
-  /// The identity the committed objects of these records carry
-  /// (`ModelObject.recordSource`): a handle whose record left the cache is
-  /// found again by its key.
-  var owner: ObjectIdentifier { ObjectIdentifier(self) }
-  /// This cache's serial: the owner of the ties of its records (`RecordTie`).
+  /// This cache's serial: the owner of the ties of its records
+  /// (`RecordTie`), which the committed objects of these records hold; a
+  /// handle whose record left the cache is found again by its key.
   let serial = CacheSerial.next()
   /// True when memory holds every record of the file (a new file, or one
   /// read in whole): a key memory does not hold is then not in the file.

@@ -85,10 +85,10 @@ package final class GraphRecord: RecordIdentity {
   /// not made on first use); cleared when the record is freed.
   private var recordTie: RecordTie? = nil
 
-  /// Makes `object` this record's committed object.
-  func tie(_ object: ModelObject) {
+  /// Makes `object` this record's committed object, a stub's when `isStub`.
+  func tie(_ object: ModelObject, isStub: Bool) {
     guard let recordTie else { return }
-    object.tie(to: recordTie, key: key)
+    object.tie(to: recordTie, key: key, isStub: isStub)
   }
 
   deinit {

@@ -30,16 +30,15 @@ package final class ModelObject: @unchecked Sendable {
   /// True when this is the committed state of a stub record (known by its
   /// key only, not yet filled by an object).
   package var recordIsStub = false
-  /// For the committed object of a record of a graph file: the cache it
-  /// came from (`GraphMemory`), which finds the record again by its key
-  /// once it left the cache.
-  package var recordSource: ObjectIdentifier?
 
-  /// Makes this object the committed state of the record of `tie`; the
-  /// object keeps the record's key.
-  package func tie(to tie: RecordTie, key: RecordKey) {
+  /// Makes this object the committed state of the record of `tie`, a stub
+  /// when `isStub`; the object keeps the record's key. The tie's `owner`
+  /// is the cache a handle finds the record in again by this key once the
+  /// record left it.
+  package func tie(to tie: RecordTie, key: RecordKey, isStub: Bool) {
     recordTie = tie
     recordKey = key
+    recordIsStub = isStub
   }
 
   package init(
