@@ -21,8 +21,9 @@ package final class ModelObject: @unchecked Sendable {
   /// For the committed state of a graph record: the tie to the record (the
   /// object is then read only; a copy is an ordinary model). Its record is
   /// nil once freed, and read only by the context that made it
-  /// (`RecordTie`). A protocol, so that models know nothing of the graph's
-  /// types (`Graph/GraphRecord` conforms).
+  /// (`RecordTie`). The record is seen through the `RecordIdentity`
+  /// protocol, so that models know nothing of the graph's types
+  /// (`Graph/GraphRecord` conforms).
   package private(set) var recordTie: RecordTie?
   /// The key of the graph record this object shows, kept when the record
   /// is deleted or its context closed (the handle stays a read-only record).

@@ -76,7 +76,7 @@ package enum RecordKey: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// keys) is hashed by `Int64`'s own one-shot SipHash of its 64 bits
   /// instead of a `Hasher` fed the case and then the value: a record found
   /// by key hashes its key once or more per call (Benchmarks/README.md,
-  /// "Cached gets"). Still SipHash under the table's seed, so keys chosen
+  /// "Cached gets, records without side tables, the pages' peer"). Still SipHash under the table's seed, so keys chosen
   /// by an input cannot flood a table. Other keys hash as before, with the
   /// seed mixed in.
   package func _rawHashValue(seed: Int) -> Int {

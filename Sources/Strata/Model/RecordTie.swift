@@ -7,7 +7,7 @@ import Glibc
 /// before, and gave every record a side table: each retain and release
 /// of a record then took the runtime's slow path, about a tenth of a
 /// cached get and of an import's reference counting (Benchmarks/README.md,
-/// "Records without side tables"). The tie is a small object the record
+/// "Cached gets, records without side tables, the pages' peer"). The tie is a small object the record
 /// makes and the objects hold: the record's `deinit` clears `record`, so
 /// the pointer is never left dangling, without a weak reference.
 ///
