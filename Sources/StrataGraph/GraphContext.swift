@@ -124,6 +124,7 @@ package final class GraphContext: @unchecked Sendable {
       return .failure(error)
     }
     memory.snapshotVersion = seenVersion
+    memory.snapshotHeader = checkedHeader
     var result = body()
     memory.endReading()
     if memory.stale && memory.failure == nil {

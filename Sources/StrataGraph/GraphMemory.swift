@@ -51,30 +51,51 @@ final class GraphMemory {
   /// (`startReading`), so that every record a call reads comes from one
   /// snapshot; a snapshot newer than the cache sets `stale`.
   var snapshotVersion: Int64?
+  /// With `snapshotVersion`: the header of the file's write-ahead-log
+  /// index when the cache was last found current (`GraphContext`'s
+  /// `checkedHeader`), or nil when not known.
+  var snapshotHeader: WALHeader?
   /// True once the running call opened its read transaction.
   private(set) var openedRead = false
 
   /// Tells that the call is about to read the file: opens the call's read
   /// transaction, once (inside a transaction already open, nothing to do).
+  /// Whether its snapshot is newer than the cache is found when it ends
+  /// (`endReading`).
   func startReading() {
-    guard let version = snapshotVersion, !openedRead, let store, !store.connection.inTransaction else {
+    guard snapshotVersion != nil, !openedRead, let store, !store.connection.inTransaction else {
       return
     }
     openedRead = true
     do throws(StrataError) {
       try store.connection.beginReading()
-      if try store.connection.dataVersion() != version { stale = true }
     } catch {
       failure = failure ?? error
     }
   }
 
-  /// Ends the call's read transaction, if it opened one.
+  /// Ends the call's read transaction, if it opened one. Before it ends,
+  /// sets `stale` when its snapshot is newer than the cache: unless the
+  /// log's header is still the one of the last check (nobody committed
+  /// since, so the snapshot, taken after that check, is the cache's), the
+  /// file's `data_version` in the snapshot tells.
   func endReading() {
+    let version = snapshotVersion
     snapshotVersion = nil
     guard openedRead else { return }
     openedRead = false
-    try? store?.connection.commitNow()
+    guard let store else { return }
+    if let version, failure == nil, store.connection.inTransaction {
+      let header = store.connection.walHeader()
+      if header == nil || header != snapshotHeader {
+        do throws(StrataError) {
+          if try store.connection.dataVersion() != version { stale = true }
+        } catch {
+          failure = error
+        }
+      }
+    }
+    try? store.connection.commitNow()
   }
 
   /// The number of the current call (`startCall`): a record is marked with

@@ -49,16 +49,21 @@ extension GraphStore {
     guard let layout = readLayout, let table = layout.table(model), let recordKey = RecordKey(json: key),
       let cells = RecordRows.cells(recordKey, parts: table.keyParts)
     else { return nil }
-    var found: (RecordRows.Stored, [String: Int])? = nil
-    try readCells(table, in: layout, where: cells, listsUpTo: limit) {
-      (recordKey, cells, links, unread) throws(StrataError) in
-      let stored = try RecordRows.stored(
-        table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
-        key: recordKey, cells: cells, links: links)
-      found?.0.release()
-      found = (stored, unread)
+    // the row read where it is (no array of cells), its links first
+    let reading = statements.reading(table, in: layout, byKey: true)
+    let (links, unread) = try readLinks(table, in: layout, reading: reading, where: cells, listsUpTo: limit)
+    var own: [String: [RecordKey]] = [:]
+    for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+    return try connection.withStatement(reading.rows) {
+      (statement) throws(StrataError) -> (RecordRows.Stored, [String: Int])? in
+      try statement.bind(1, cells: cells)
+      guard try statement.step() else { return nil }
+      return (
+        try RecordRows.stored(
+          table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
+          key: recordKey, statement: statement, links: own), unread
+      )
     }
-    return found
   }
 
   /// The targets of the to-many `property` of the record of `model` under
@@ -216,11 +221,17 @@ extension GraphStore {
       // one record's links: its key decoded once, each row's target columns alone
       let only = key.flatMap { RecordRows.key($0[...], parts: table.keyParts) }
       let first = only == nil ? 0 : width
+      let plainTarget = targetTable.keyParts == [.value(.integer)]
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         if let key { try statement.bind(1, cells: key) }
         while try statement.step() {
           rows += 1
           if let limit, key != nil, rows > limit { return true }
+          // one record's list of integer keys: each read as it is (no cells)
+          if let only, plainTarget, statement.columnType(first) == SQLITE_INTEGER {
+            byOwner[only, default: []].append(.int(statement.int64(first)))
+            continue
+          }
           let cells = (first..<total).map(statement.cell)
           guard let owner = only ?? RecordRows.key(cells[0..<Int(width)], parts: table.keyParts),
             let targetKey = RecordRows.key(cells[Int(width - first)...], parts: targetTable.keyParts)

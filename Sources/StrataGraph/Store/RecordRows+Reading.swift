@@ -63,6 +63,24 @@ extension RecordRows {
     _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
     cells: [SQLCell], links: [String: [RecordKey]]
   ) throws(StrataError) -> Stored {
+    try stored(table, in: layout, plan: plan, key: key, row: cells, links: links)
+  }
+
+  /// `stored` of the current row of `statement`, its cells read where they
+  /// are: text made into jansson strings from SQLite's bytes, with no
+  /// array of cells or Swift string between (a cold `get`).
+  static func stored(
+    _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
+    statement: any StoreStatement, links: [String: [RecordKey]]
+  ) throws(StrataError) -> Stored {
+    try stored(table, in: layout, plan: plan, key: key, row: StatementRow(statement: statement), links: links)
+  }
+
+  /// `stored`, its row's cells read from `cells`.
+  private static func stored<Row: RowCells>(
+    _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
+    row cells: Row, links: [String: [RecordKey]]
+  ) throws(StrataError) -> Stored {
     let base = table.keyColumns.count
     guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
       case .text(let modelName) = cells[base]
@@ -113,13 +131,14 @@ extension RecordRows {
         guard absent.isEmpty || !absent.contains(name), !isKept(name) else { continue }
         switch properties[position].storage {
         case .column(let kind):
-          try set(index, name, try value(cells[range.lowerBound], kind: kind, what: what(name)))
+          try set(index, name, try cells.value(range.lowerBound, kind: kind, what: what(name)))
         case .toOne(let target):
-          if cells[range].allSatisfy(\.isNull) {
+          let keyCells = cells.slice(range)
+          if keyCells.allSatisfy(\.isNull) {
             try set(index, name, json_null())
           } else {
             guard let parts = layout.keyParts(of: target),
-              let targetKey = Self.key(cells[range], parts: parts),
+              let targetKey = Self.key(keyCells, parts: parts),
               let made = targetKey.makeJSON()
             else { throw damaged("\(what(name)) does not hold a key of '\(target)'") }
             try set(index, name, made)
@@ -226,5 +245,92 @@ extension RecordRows {
     }
     done = true
     return body
+  }
+}
+
+/// The cells of one row, as `RecordRows.stored` reads them: from an array,
+/// or from a statement's current row (`StatementRow`).
+protocol RowCells {
+  /// The number of cells.
+  var count: Int { get }
+  /// Cell `index`.
+  subscript(_ index: Int) -> SQLCell { get }
+  /// The cells in `range`.
+  func slice(_ range: Range<Int>) -> ArraySlice<SQLCell>
+  /// Cell `index` as the jansson value of a column of `kind` (a new reference).
+  func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
+    -> JPtr
+}
+
+extension Array: RowCells where Element == SQLCell {
+  func slice(_ range: Range<Int>) -> ArraySlice<SQLCell> { self[range] }
+
+  func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
+    -> JPtr
+  {
+    try RecordRows.value(self[index], kind: kind, what: what())
+  }
+}
+
+/// The current row of a statement, read cell by cell where it is.
+struct StatementRow: RowCells {
+  let statement: any StoreStatement
+
+  var count: Int { Int(statement.columnCount) }
+
+  subscript(_ index: Int) -> SQLCell { statement.cell(Int32(index)) }
+
+  func slice(_ range: Range<Int>) -> ArraySlice<SQLCell> { range.map { self[$0] }[...] }
+
+  /// A text column's string made from SQLite's bytes (checked as UTF-8 by
+  /// jansson; bytes that are not go the way of `cell`, which repairs them);
+  /// every other cell as `RecordRows.value` makes it.
+  func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
+    -> JPtr
+  {
+    if kind == .text || kind == .json {
+      let made = try statement.withText(Int32(index)) { (bytes) throws(StrataError) -> JPtr? in
+        guard let bytes else { return nil }
+        if kind == .json {
+          switch JSONText.parseBytes(bytes) {
+          case .success(let value): return value
+          case .failure(let error): throw RecordRows.damaged("\(what()) is not JSON: \(error.description)")
+          }
+        }
+        // ASCII needs no check (jansson's own goes a byte at a time)
+        return bytes.withMemoryRebound(to: CChar.self) {
+          Self.isASCII(bytes)
+            ? json_stringn_nocheck($0.baseAddress, bytes.count) : json_stringn($0.baseAddress, bytes.count)
+        }
+      }
+      if let made { return made }
+    }
+    return try RecordRows.value(self[index], kind: kind, what: what())
+  }
+
+  /// True when every byte is below 0x80, eight at a time.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    var index = 0
+    var high: UInt64 = 0
+    while index + 32 <= bytes.count {
+      high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      high |= raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+      high |= raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
+      high |= raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
+      if high & 0x8080_8080_8080_8080 != 0 { return false }
+      index += 32
+    }
+    while index + 8 <= bytes.count {
+      high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    var last: UInt8 = 0
+    while index < bytes.count {
+      last |= base[index]
+      index += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0 && last < 0x80
   }
 }
