@@ -85,8 +85,8 @@ final class GraphMemory {
     guard openedRead else { return }
     openedRead = false
     guard let store else { return }
-    if let version, failure == nil, store.connection.inTransaction {
-      let header = store.connection.walHeader()
+    if let version, failure == nil {
+      let header = store.connection.inTransaction ? store.connection.walHeader() : nil
       if header == nil || header != snapshotHeader {
         do throws(StrataError) {
           if try store.connection.dataVersion() != version { stale = true }

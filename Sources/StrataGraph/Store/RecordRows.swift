@@ -275,6 +275,10 @@ enum RecordRows {
     var unowned: [Int]
     /// The number of property columns of the table.
     var columnCount: Int
+    /// For each of the type's properties (by index): its name when it is a
+    /// to-many relationship (whose list a commit gives apart), else nil;
+    /// read by index, so no property's spec is copied to ask.
+    var toManyNames: [String?]
 
     /// The plan of `type` in `table`; nil when the table does not hold the model.
     init?(_ table: Layout.Table, type: ModelType) {
@@ -286,6 +290,7 @@ enum RecordRows {
       columns = table.properties.map { index($0.name) }
       unowned = type.properties.indices.filter { !model.owns.contains(type.properties[$0].name) }
       columnCount = table.properties.reduce(0) { $0 + $1.columns.count }
+      toManyNames = type.properties.map { $0.relation?.toMany == true ? $0.name : nil }
     }
   }
 
@@ -305,8 +310,8 @@ enum RecordRows {
       guard index >= 0 && index < object.slots.count else { return nil }
       var canonical: JPtr?
       // only a to-many property's list is given apart (looked up by name)
-      if !lists.isEmpty, type.properties[index].relation?.toMany == true,
-        let keys = lists[type.properties[index].name]
+      if !lists.isEmpty, index < plan.toManyNames.count, let name = plan.toManyNames[index],
+        let keys = lists[name]
       {
         canonical = json_array()
         if let list = canonical {
@@ -337,12 +342,17 @@ enum RecordRows {
         absent.append(name)
       }
     }
-    for (position, property) in table.properties.enumerated() {
-      let present = plan.columns[position].flatMap(value(at:))
-      if present == nil && plan.columns[position] != nil { absent.append(property.name) }
-      try place(
-        present, of: property, in: layout, columns: &columns, links: &links, kept: &kept, keptLinks: keptLinks
-      )
+    // the table's properties read in place, not copied one by one (a copy
+    // retains and releases each of their strings and arrays)
+    try table.properties.withUnsafeBufferPointer { (properties) throws(StrataError) in
+      guard let base = properties.baseAddress else { return }
+      for position in properties.indices {
+        let present = plan.columns[position].flatMap(value(at:))
+        if present == nil && plan.columns[position] != nil { absent.append(properties[position].name) }
+        try place(
+          present, of: base + position, in: layout, columns: &columns, links: &links,
+          kept: &kept, keptLinks: keptLinks)
+      }
     }
     if type.isSubtype && !plan.model.tagged, let tag = JValue.makeString(type.name) {
       made.append(tag)
@@ -359,18 +369,20 @@ enum RecordRows {
 
   /// Puts the value of `property` (borrowed; nil when the record has none)
   /// into a row's columns or links, or into `kept` when they cannot hold it.
+  /// `property` points into the table's properties: read in place, not
+  /// copied (a copy retains and releases each of its strings and arrays).
   private static func place(
-    _ value: JPtr?, of property: Layout.Property, in layout: Layout, columns: inout [Cell],
+    _ value: JPtr?, of property: UnsafePointer<Layout.Property>, in layout: Layout, columns: inout [Cell],
     links: inout [(start: Int, targets: [[SQLCell]])?], kept: inout [(String, JPtr)], keptLinks: [String: Int]
   ) throws(StrataError) {
-    func none() { for _ in property.columns { columns.append(.value(.null)) } }
-    switch property.storage {
+    func none() { for _ in property.pointee.columns { columns.append(.value(.null)) } }
+    switch property.pointee.storage {
     case .column(let kind):
       guard let value else { return none() }
       if let made = rowCell(value, kind: kind) {
         columns.append(made)
       } else {
-        kept.append((property.name, value))
+        kept.append((property.pointee.name, value))
         none()
       }
     case .toOne(let target):
@@ -380,16 +392,16 @@ enum RecordRows {
       {
         for cell in made { columns.append(.value(cell)) }
       } else {
-        kept.append((property.name, value))
+        kept.append((property.pointee.name, value))
         none()
       }
     case .toMany(let target, _):
       guard let value else { return links.append(nil) }
-      let start = keptLinks[property.name] ?? 0
+      let start = keptLinks[property.pointee.name] ?? 0
       if let made = targetCells(value, parts: layout.table(target)?.keyParts) {
         links.append((start, made))
       } else {
-        kept.append((property.name, value))
+        kept.append((property.pointee.name, value))
         links.append(nil)
       }
     }
@@ -418,11 +430,16 @@ enum RecordRows {
     for name in table.keyProperties where valueNamed(name) == nil && owned.contains(name) {
       absent.append(name)
     }
-    for property in table.properties {
-      let value = owned.contains(property.name) ? valueNamed(property.name) : nil
-      if value == nil && owned.contains(property.name) { absent.append(property.name) }
-      try place(
-        value, of: property, in: layout, columns: &columns, links: &links, kept: &kept, keptLinks: keptLinks)
+    try table.properties.withUnsafeBufferPointer { (properties) throws(StrataError) in
+      guard let base = properties.baseAddress else { return }
+      for position in properties.indices {
+        let name = properties[position].name
+        let value = owned.contains(name) ? valueNamed(name) : nil
+        if value == nil && owned.contains(name) { absent.append(name) }
+        try place(
+          value, of: base + position, in: layout, columns: &columns, links: &links,
+          kept: &kept, keptLinks: keptLinks)
+      }
     }
     members { name, value in
       if name == "$type" && model.tagged && JValue.isString(value) && JValue.string(value) == model.name {
