@@ -40,6 +40,18 @@ package final class SQLiteConnection {
   private var handle: OpaquePointer?
   /// Prepared statements by SQL text (`SQLTextKey`: hashed by its ends).
   private var statements: [SQLTextKey: SQLiteStatement] = [:]
+  /// The statements of the last texts looked up, by the address of the
+  /// text's bytes: the same `String` again (a store's statements keep their
+  /// texts) is found without hashing it or comparing its bytes. Only texts
+  /// longer than 15 bytes, whose bytes live apart from the value (a shorter
+  /// one is held in the value itself, and its bytes' address is a
+  /// temporary's); each entry keeps its text, so no other text can come to
+  /// have that address while it is here.
+  private var recent: [(address: UnsafeRawPointer, text: String, statement: SQLiteStatement)] = []
+  /// Where the next text goes in `recent` once it is full.
+  private var recentNext = 0
+  /// How many texts `recent` keeps.
+  private static let recentCount = 8
   /// True while a write transaction this connection began is open.
   private var openWrites = false
   /// True once `configure` put the file in WAL mode (read and write).
@@ -184,6 +196,7 @@ package final class SQLiteConnection {
     checkpointer?.wait()
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
+    recent.removeAll()
     if let handle {
       sqlite3_close_v2(handle)
       self.handle = nil
@@ -224,13 +237,13 @@ package final class SQLiteConnection {
     let database = try live()
     let statement: SQLiteStatement
     var temporary = false
-    let key = SQLTextKey(text: sql)
-    let cached = statements[key]
+    let cached = recentStatement(sql) ?? lookUp(sql)
     if let cached, !cached.inUse {
       statement = cached
     } else if cached == nil {
       statement = try prepare(sql, on: database)
-      statements[key] = statement
+      statements[SQLTextKey(text: sql)] = statement
+      remember(sql, statement)
     } else {
       statement = try prepare(sql, on: database)
       temporary = true
@@ -242,6 +255,40 @@ package final class SQLiteConnection {
       if temporary { statement.finalize() }
     }
     return try body(statement)
+  }
+
+  /// The address of the bytes of `sql` when they live apart from the
+  /// value (longer than 15 bytes, contiguous), else nil.
+  @inline(__always)
+  private static func address(_ sql: String) -> UnsafeRawPointer? {
+    guard sql.utf8.count > 15 else { return nil }
+    return sql.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+  }
+
+  /// The statement of `sql` when it is one of the texts looked up last.
+  @inline(__always)
+  private func recentStatement(_ sql: String) -> SQLiteStatement? {
+    guard let address = Self.address(sql) else { return nil }
+    for entry in recent where entry.address == address { return entry.statement }
+    return nil
+  }
+
+  /// The statement of `sql` from the dictionary, kept among the recent ones.
+  private func lookUp(_ sql: String) -> SQLiteStatement? {
+    guard let found = statements[SQLTextKey(text: sql)] else { return nil }
+    remember(sql, found)
+    return found
+  }
+
+  /// Keeps `statement` as the one of `sql` among the recent texts.
+  private func remember(_ sql: String, _ statement: SQLiteStatement) {
+    guard let address = Self.address(sql) else { return }
+    if recent.count < Self.recentCount {
+      recent.append((address, sql, statement))
+    } else {
+      recent[recentNext] = (address, sql, statement)
+      recentNext = (recentNext + 1) % Self.recentCount
+    }
   }
 
   /// Runs one SQL statement without parameters to its end (rows ignored).

@@ -457,3 +457,36 @@ func aReadOnlyFileIsAnIOErrorAndStaysIntact() throws {
   #expect(try reader.count(model: "New") == 100)
   #expect(try values(reader, "Old", 1) == ["text": "new"])
 }
+
+/// A connection finds the statements of the texts it ran last by the
+/// address of their bytes (`SQLiteConnection.recent`). The invariant: every
+/// text runs its own statement, whether it is the same `String` again, an
+/// equal one made anew, one of more texts than are kept, or a variable
+/// changed in place after it ran.
+@Test func everyTextRunsItsOwnStatement() throws {
+  let connection = try SQLiteConnection(path: ":memory:")
+  defer { connection.close() }
+  func value(_ sql: String, _ parameter: Int64) throws -> Int64 {
+    try connection.withStatement(sql) { (statement) throws(StrataError) -> Int64 in
+      try statement.bind(1, int: parameter)
+      return try statement.step() ? statement.int64(0) : -1
+    }
+  }
+  let kept = (0..<12).map { "SELECT \($0) + ? AS a_long_enough_name" }
+  for round in 0..<3 {
+    for number in 0..<12 {
+      // the same String, and an equal one made anew
+      #expect(try value(kept[number], Int64(round)) == Int64(number + round))
+      #expect(try value("SELECT \(number) + ? AS a_long_enough_name", 100) == Int64(number + 100))
+    }
+  }
+  var text = "SELECT 10 + ? AS a_long_enough_name"
+  text.reserveCapacity(200)
+  #expect(try value(text, 0) == 10)
+  let ten = text.range(of: "10")
+  if let ten { text.replaceSubrange(ten, with: "20") }
+  #expect(try value(text, 0) == 20)
+  text += " -- and a comment"
+  #expect(try value(text, 1) == 21)
+  #expect(try value("SELECT ?", 5) == 5)  // a short text: found by the dictionary alone
+}
