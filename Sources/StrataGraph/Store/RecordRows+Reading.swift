@@ -274,6 +274,7 @@ extension Array: RowCells where Element == SQLCell {
 
 /// The current row of a statement, read cell by cell where it is.
 struct StatementRow: RowCells {
+  /// The statement, stepped to the row.
   let statement: any StoreStatement
 
   var count: Int { Int(statement.columnCount) }
@@ -282,9 +283,10 @@ struct StatementRow: RowCells {
 
   func slice(_ range: Range<Int>) -> ArraySlice<SQLCell> { range.map { self[$0] }[...] }
 
-  /// A text column's string made from SQLite's bytes (checked as UTF-8 by
-  /// jansson; bytes that are not go the way of `cell`, which repairs them);
-  /// every other cell as `RecordRows.value` makes it.
+  /// A text column's string made from SQLite's bytes (ASCII as it is,
+  /// other text checked as UTF-8 by jansson; bytes that are not go the way
+  /// of `cell`, which replaces them), a JSON column's value parsed from
+  /// them; every other cell as `RecordRows.value` makes it.
   func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
     -> JPtr
   {
