@@ -1,3 +1,8 @@
+// Long because the drafts and the link primitives that change them must
+// stay together: every primitive keeps the other side of its link in step
+// through the same private sets (`incomingChanges`, `emptied`,
+// `cascading`), which another file could not reach.
+
 import CJansson
 import Strata
 
@@ -8,11 +13,6 @@ import Strata
 /// The link primitives keep both sides of every relationship in step: a
 /// link (a, p) -> t is listed in t's `incoming`, and where p has an inverse
 /// q, t's q holds a (one-to-one, one-to-many and many-to-many alike).
-///
-/// Long because the drafts and the link primitives that change them must
-/// stay together: every primitive keeps the other side of its link in step
-/// through the same private sets (`incomingChanges`, `emptied`,
-/// `cascading`), which another file could not reach.
 struct GraphTransaction {
   let schema: Schema
   let memory: GraphMemory
