@@ -293,12 +293,7 @@ struct StatementRow: RowCells {
     if kind == .text || kind == .json {
       let made = try statement.withText(Int32(index)) { (bytes) throws(StrataError) -> JPtr? in
         guard let bytes else { return nil }
-        if kind == .json {
-          switch JSONText.parseBytes(bytes) {
-          case .success(let value): return value
-          case .failure(let error): throw RecordRows.damaged("\(what()) is not JSON: \(error.description)")
-          }
-        }
+        if kind == .json { return try RecordRows.json(JSONText.parseBytes(bytes), what: what()) }
         // ASCII needs no check (jansson's own goes a byte at a time)
         return bytes.withMemoryRebound(to: CChar.self) {
           Self.isASCII(bytes)

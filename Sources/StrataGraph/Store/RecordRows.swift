@@ -221,15 +221,22 @@ enum RecordRows {
     case (.bool, .integer(let value)): made = value != 0 ? json_true() : json_false()
     case (.text, .text(let text)): made = JValue.makeString(text)
     case (.date, .text(let text)): made = JValue.makeString(DateColumn.canonical(text))
-    case (.json, .text(let text)):
-      switch JSONText.parseBytes(text) {
-      case .success(let value): made = value
-      case .failure(let error): throw damaged("\(what()) is not JSON: \(error.description)")
-      }
+    case (.json, .text(let text)): made = try json(JSONText.parseBytes(text), what: what())
     default: throw damaged("\(what()) holds \(cell), not \(kind.rawValue)")
     }
     guard let made else { throw StrataError(code: .oom, message: "out of memory reading \(what())") }
     return made
+  }
+
+  /// The value a JSON column's text parsed to (a new reference); text that
+  /// is not JSON means the file was changed behind the store's back.
+  static func json(_ parsed: Result<JPtr, StrataError>, what: @autoclosure () -> String) throws(StrataError)
+    -> JPtr
+  {
+    switch parsed {
+    case .success(let value): return value
+    case .failure(let error): throw damaged("\(what()) is not JSON: \(error.description)")
+    }
   }
 
   /// The cell of a property value in a column of `kind` for writing (text
