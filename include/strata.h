@@ -44,6 +44,14 @@
  *   thread with a large stack while the calling thread waits: the same
  *   result, the errors reported to the calling thread. Transformers and
  *   mergers that such a call invokes run on the helper thread.
+ *
+ * - Cores. strata_map_manyb() reads an array of 2 MiB or more in pieces on
+ *   several threads at once (pieces of at least 1 MiB, at most one per CPU
+ *   the process may run on and at most 8), with the answer of reading it
+ *   whole; the calling thread waits for them. The environment variable
+ *   STRATA_THREADS (1 to 64, read once) caps the threads a call uses: 1
+ *   keeps every call on its calling thread. Transformers and mergers such a
+ *   call invokes may run on those threads, concurrently.
  */
 #ifndef STRATA_H
 #define STRATA_H
@@ -334,7 +342,9 @@ strata_model_t **strata_map_many(const strata_schema_t *schema, const char *mode
                                  size_t *count, strata_error_t *error);
 
 /**
- * Like strata_map_many(), from UTF-8 JSON text of `length` bytes.
+ * Like strata_map_many(), from UTF-8 JSON text of `length` bytes. A long
+ * array is read on several cores at once (see "Cores" above): the same
+ * models in the same order, the same errors.
  */
 strata_model_t **strata_map_manyb(const strata_schema_t *schema, const char *model,
                                   const char *buffer, size_t length, size_t *count,

@@ -6,6 +6,8 @@
 
 #include "utf8_run.h"
 #include "skip_container.h"
+#include "atomic_word.h"
+#include "cpu_count.h"
 
 /* glibc's pthread_getattr_np is declared only under _GNU_SOURCE, which the
    Swift Glibc module is not built with; the engine needs it to learn the

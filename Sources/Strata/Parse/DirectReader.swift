@@ -15,7 +15,7 @@ import CJansson
 package struct DirectReader {
   var parser: PrunedParser
   var mapper: Mapper
-  private let schema: Schema
+  let schema: Schema
   /// The direct plan of each model, by index.
   private let plans: ContiguousArray<DirectPlan?>
   /// An empty object, for generic properties of an object that had none of their keys.
@@ -99,15 +99,31 @@ package struct DirectReader {
   }
 
   /// The models of a text that is one array of `type` objects, or nil to
-  /// map it on the error-collecting path.
-  static func many(_ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema)
-    -> [ModelObject]?
-  {
+  /// map it on the error-collecting path. A long array is read in pieces
+  /// on several threads as `splitting` says (`ArraySplit`), with the same
+  /// answer; `report` (for tests) learns how it was split.
+  static func many(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
+    splitting: Splitting = DirectReader.splitting, report: PieceReport? = nil
+  ) -> [ModelObject]? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, nil, sharing: true)
+    let plans = schema.parsePlans.directPlans(in: schema)
+    var reader = DirectReader(bytes, schema, plans, sharing: true)
     defer { reader.finish() }
-    guard let objects = reader.rootArray(type), reader.numbers.allConsumed else { return nil }
-    return objects
+    reader.parser.skipSpace()
+    guard reader.parser.position < reader.parser.end,
+      reader.parser.base[reader.parser.position] == UInt8(ascii: "[")
+    else { return nil }
+    reader.parser.depth += 1
+    reader.parser.position += 1
+    reader.parser.skipSpace()
+    guard reader.parser.position < reader.parser.end,
+      reader.parser.base[reader.parser.position] == UInt8(ascii: "]")
+    else { return reader.elementsInPieces(type, plans: plans, splitting: splitting, report: report) }
+    reader.parser.position += 1
+    reader.parser.skipSpace()
+    guard reader.parser.position == reader.parser.end else { return nil }
+    return []
   }
 
   /// The top-level object of `type` (`root`), kept only when the text read
@@ -124,32 +140,6 @@ package struct DirectReader {
   }
 
   // MARK: roots
-
-  private mutating func rootArray(_ type: ModelType) -> [ModelObject]? {
-    parser.skipSpace()
-    guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
-    parser.depth += 1
-    parser.position += 1
-    parser.skipSpace()
-    var out: [ModelObject] = []
-    if parser.position < parser.end && parser.base[parser.position] == UInt8(ascii: "]") {
-      parser.position += 1
-    } else {
-      while true {
-        guard let object = root(type) else { return nil }
-        out.append(object)
-        switch parser.afterMember(closing: UInt8(ascii: "]")) {
-        case .more: continue
-        case .closed: break
-        case .failed: return nil
-        }
-        break
-      }
-    }
-    parser.skipSpace()
-    guard parser.position == parser.end, !parser.failed else { return nil }
-    return out
-  }
 
   /// One top-level object: read directly, or built as its parse plan says
   /// and mapped by the mapper (class clusters, kept keys, ...).

@@ -354,7 +354,8 @@ public final class Schema: @unchecked Sendable {
   }
 
   /// Parses JSON text holding an array and maps each element onto a new
-  /// model named `model`.
+  /// model named `model`. Text of 2 MiB or more is read on several cores
+  /// at once, with the same answer (`STRATA_THREADS`, docs/parsing.md).
   public func mapMany(_ model: String, parsing text: String) throws(StrataError) -> [Model] {
     var copy = text
     return try copy.withUTF8 { mapManyBytes(model, $0) }.get().map(Model.init)

@@ -1,0 +1,80 @@
+import CJansson
+import Glibc
+
+/// Pieces of one call run at once, one per core: the first on the calling
+/// thread, each other on a helper thread of its own, all joined before the
+/// call returns.
+///
+/// How many threads a call may use is `threads`: the environment variable
+/// `STRATA_THREADS` when it holds a number from 1 to 64 (1 keeps every call
+/// on its calling thread), else the CPUs this process may run on, at most 8.
+/// A host that runs one call per core already (a server's workers) sets it
+/// to 1.
+package enum Parallel {
+  /// The most threads one call may use (at least 1).
+  package static let threads: Int = {
+    if let text = getenv("STRATA_THREADS"), let number = Int(String(cString: text)), (1...64).contains(number)
+    {
+      return number
+    }
+    let count = Int(strata_cpu_count())
+    return max(1, min(count, 8))
+  }()
+
+  /// `body(0)` on the calling thread and `body(1)` ... `body(count - 1)`
+  /// each on a helper thread (a stack of `DeepStack.helperStack`), their
+  /// answers in order once all have returned. A piece whose thread cannot
+  /// be started runs on the calling thread after the first: the same
+  /// answers, fewer cores.
+  package static func run<R>(_ count: Int, _ body: (Int) -> R) -> [R] {
+    guard count > 1 else { return count == 1 ? [body(0)] : [] }
+    return withoutActuallyEscaping(body) { escaping in
+      let jobs = (1..<count).map { index in Job { escaping(index) } }
+      var threads: [pthread_t?] = []
+      threads.reserveCapacity(jobs.count)
+      var attributes = pthread_attr_t()
+      pthread_attr_init(&attributes)
+      defer { pthread_attr_destroy(&attributes) }
+      let sized = pthread_attr_setstacksize(&attributes, DeepStack.helperStack) == 0
+      for job in jobs {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(job).toOpaque()
+        if sized && pthread_create(&thread, &attributes, runJob, context) == 0 {
+          threads.append(thread)
+        } else {
+          Unmanaged<Job<R>>.fromOpaque(context).release()
+          threads.append(nil)
+        }
+      }
+      let first = escaping(0)
+      for (index, thread) in threads.enumerated() {
+        if let thread {
+          pthread_join(thread, nil)
+        } else {
+          jobs[index].run()
+        }
+      }
+      // every job ran (joined, or in place), so each has its answer
+      return [first] + jobs.compactMap { job in job.answer }
+    }
+  }
+
+  /// Work for a helper thread, and its answer once it ran.
+  private class Runnable {
+    func run() {}
+  }
+
+  /// A piece's work and its answer.
+  private final class Job<R>: Runnable {
+    let work: () -> R
+    var answer: R? = nil
+    init(_ work: @escaping () -> R) { self.work = work }
+    override func run() { answer = work() }
+  }
+
+  /// A helper thread's start routine: runs its job (and releases it).
+  private static let runJob: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
+    if let raw { Unmanaged<Runnable>.fromOpaque(raw).takeRetainedValue().run() }
+    return nil
+  }
+}
