@@ -33,8 +33,12 @@ extension Schema {
     }
   }
 
-  /// Maps UTF-8 JSON text holding an array onto new models named `model`.
-  package func mapManyBytes(_ model: String, _ bytes: UnsafeBufferPointer<UInt8>, pruned: Bool = true)
+  /// Maps UTF-8 JSON text holding an array onto new models named `model`;
+  /// a long array is read in pieces as `splitting` says.
+  package func mapManyBytes(
+    _ model: String, _ bytes: UnsafeBufferPointer<UInt8>, pruned: Bool = true,
+    splitting: DirectReader.Splitting = DirectReader.splitting
+  )
     -> Result<[ModelObject], StrataError>
   {
     let type: ModelType
@@ -42,7 +46,9 @@ extension Schema {
     case .success(let found): type = found
     case .failure(let error): return .failure(error)
     }
-    if pruned, let objects = DirectReader.many(bytes, type, in: self) { return .success(objects) }
+    if pruned, let objects = DirectReader.many(bytes, type, in: self, splitting: splitting) {
+      return .success(objects)
+    }
     if pruned,
       let answer = mapPruned(
         bytes, .elements(.object(PlanRef(plan: parsePlans.plan(type, in: self)))),

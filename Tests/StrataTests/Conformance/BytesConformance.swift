@@ -15,8 +15,10 @@ func checkBytePaths(_ schema: Schema, _ model: String, many: Bool, text: String)
   var copy = text
   copy.withUTF8 { bytes in
     if many {
-      compare(
-        schema.mapManyBytes(model, bytes, pruned: true), schema.mapManyBytes(model, bytes, pruned: false))
+      let dom = schema.mapManyBytes(model, bytes, pruned: false)
+      compare(schema.mapManyBytes(model, bytes, pruned: true), dom)
+      // read in up to three pieces on threads of their own (docs/parsing.md)
+      compare(schema.mapManyBytes(model, bytes, splitting: .init(pieceBytes: 16, threads: 3)), dom)
     } else {
       compare(
         schema.mapBytes(model, bytes, pruned: true).map { [$0] },
