@@ -11,6 +11,7 @@ becomes Python objects (:func:`adopt_array`, :func:`adopt_response`).
 from __future__ import annotations
 
 import ctypes
+import gc
 import json
 import math
 from ctypes import byref
@@ -248,16 +249,33 @@ def _take(array: Any, count: int) -> List[Optional[int]]:
         lib.strata_free(ctypes.cast(array, ctypes.c_void_p))
 
 
+#: From this many models on, the cyclic garbage collector is paused while
+#: they are wrapped (see :func:`_adopt`).
+_PAUSE_GC_FROM = 256
+
+
 def _adopt(handles: List[Optional[int]], wrap: Callable[[int], T]) -> List[T]:
-    """The loop of :func:`adopt_array` (None for a NULL handle)."""
+    """The loop of :func:`adopt_array` (None for a NULL handle).
+
+    Each wrapper is an object the cyclic garbage collector tracks, so
+    wrapping 20,000 models would set off dozens of collections, each
+    walking the young objects, for wrappers that hold no cycle. For a long
+    array the collector is paused during the loop (when it was running),
+    and resumed after it, whatever happens."""
     adopted: List[Any] = []
     append = adopted.append
+    pause = len(handles) >= _PAUSE_GC_FROM and gc.isenabled()
+    if pause:
+        gc.disable()
     try:
         for handle in handles:
             append(wrap(handle) if handle else None)
     except BaseException:
         _release(handles[len(adopted) :])
         raise
+    finally:
+        if pause:
+            gc.enable()
     return adopted
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import ctypes
+import gc
 import json
 import os
 import subprocess
@@ -282,6 +283,56 @@ def test_adopt_array_releases_what_it_did_not_adopt(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(Model, "_release", staticmethod(counting_release))
     made.clear()
     assert released == handles[:1]
+
+
+def test_a_long_array_is_wrapped_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = strata.Schema(SCHEMA)
+    posts = [{"id": index} for index in range(600)]
+    collections: List[str] = []
+    # how many collections had run when each model was wrapped
+    seen: List[int] = []
+
+    def noted(phase: str, info: Dict[str, Any]) -> None:
+        if phase == "start":
+            collections.append(phase)
+
+    # wrapping that makes garbage cycles: the collector would run if it could
+    def cyclic(wrap: Callable[[int], Model]) -> Callable[[int], Model]:
+        def adopt(handle: int) -> Model:
+            seen.append(len(collections))
+            for _ in range(4):
+                box: List[Any] = []
+                box.append(box)
+            return wrap(handle)
+
+        return adopt
+
+    gc.callbacks.append(noted)
+    try:
+        monkeypatch.setattr(_schema, "model_adopter", lambda owner: cyclic(model_adopter(owner)))
+        assert gc.isenabled()
+        models = schema.map_many("Post", posts)
+        assert [model["id"] for model in models] == list(range(600))
+        assert len(seen) == 600 and seen[0] == seen[-1]  # no collection while wrapping
+        assert gc.isenabled()  # resumed
+        # a short array is wrapped with the collector running
+        seen.clear()
+        schema.map_many("Post", posts[:200])
+        assert seen[0] != seen[-1]
+        # resumed after a failure too; left off when it was off
+        monkeypatch.setattr(_schema, "model_adopter", lambda owner: failing_on(300, model_adopter(owner), []))
+        with pytest.raises(RuntimeError, match="wrapping failed"):
+            schema.map_many("Post", posts)
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            with pytest.raises(RuntimeError, match="wrapping failed"):
+                schema.map_many("Post", posts)
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.remove(noted)
 
 
 def test_map_many_releases_the_rest_when_a_model_fails(monkeypatch: pytest.MonkeyPatch) -> None:
