@@ -45,10 +45,10 @@
  *   result, the errors reported to the calling thread. Transformers and
  *   mergers that such a call invokes run on the helper thread.
  *
- * - Cores. strata_map_manyb() reads an array of 2 MiB or more in pieces on
- *   several threads at once (pieces of at least 1 MiB, at most one per CPU
- *   the process may run on and at most 8), with the answer of reading it
- *   whole; the calling thread waits for them. The environment variable
+ * - Cores. strata_map_manyb() reads an array of 512 KiB or more in pieces on
+ *   several threads at once (at most one per CPU the process may run on and
+ *   at most 8), with the answer of reading it whole; the calling thread
+ *   reads pieces too, and returns once all are read. The environment variable
  *   STRATA_THREADS (1 to 64, read once) caps the threads a call uses: 1
  *   keeps every call on its calling thread. Transformers and mergers such a
  *   call invokes may run on those threads, concurrently.

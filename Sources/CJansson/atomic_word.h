@@ -21,4 +21,8 @@ static inline void strata_word_store(intptr_t *_Nonnull word, intptr_t value) {
 static inline int strata_word_swap(intptr_t *_Nonnull word, intptr_t expected, intptr_t desired) {
     return __atomic_compare_exchange_n(word, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
+/* Adds `value` to the word; the value it held before. */
+static inline intptr_t strata_word_add(intptr_t *_Nonnull word, intptr_t value) {
+    return __atomic_fetch_add(word, value, __ATOMIC_ACQ_REL);
+}
 #endif

@@ -39,9 +39,12 @@ package struct DirectReader {
   /// null where its property is not required clears.
   var partial = false
 
+  /// A reader of `bytes`. `sharing`: nested models are shared by their
+  /// bytes, in `shared` when given (the reads of one array's pieces on one
+  /// thread keep one table), else in a table of the reader's own.
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?,
-    memos: KeyMemos? = nil, sharing: Bool = false, records: Bool = false
+    memos: KeyMemos? = nil, sharing: Bool = false, shared: SharedModels? = nil, records: Bool = false
   ) {
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
@@ -50,7 +53,7 @@ package struct DirectReader {
     self.schema = schema
     self.plans = plans ?? schema.parsePlans.directPlans(in: schema)
     self.memos = memos ?? KeyMemos()
-    shared = sharing ? SharedModels() : nil
+    self.shared = sharing ? (shared ?? SharedModels()) : nil
     self.records = records
   }
 

@@ -354,7 +354,7 @@ public final class Schema: @unchecked Sendable {
   }
 
   /// Parses JSON text holding an array and maps each element onto a new
-  /// model named `model`. Text of 2 MiB or more is read on several cores
+  /// model named `model`. Text of 512 KiB or more is read on several cores
   /// at once, with the same answer (`STRATA_THREADS`, docs/parsing.md).
   public func mapMany(_ model: String, parsing text: String) throws(StrataError) -> [Model] {
     var copy = text

@@ -208,7 +208,7 @@ class Schema:
 
         Raises :class:`MappingError` with every error of every element
         (paths name the element: ``/3/title``); then no model is made.
-        Text of 2 MiB or more is read on several cores at once, with the
+        Text of 512 KiB or more is read on several cores at once, with the
         same answer (``STRATA_THREADS=1`` keeps it on one; docs/parsing.md).
         """
         name = model_name(model)
