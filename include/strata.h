@@ -49,8 +49,9 @@
  *   several threads at once (at most one per CPU the process may run on and
  *   at most 8), with the answer of reading it whole; the calling thread
  *   reads pieces too, and returns once all are read. The environment variable
- *   STRATA_THREADS (1 to 64, read once) caps the threads a call uses: 1
- *   keeps every call on its calling thread. Transformers and mergers such a
+ *   STRATA_THREADS (1 to 64, read once) caps the threads such calls use,
+ *   together when several run at once: 1 keeps every call on its calling
+ *   thread. Transformers and mergers such a
  *   call invokes may run on those threads, concurrently.
  */
 #ifndef STRATA_H

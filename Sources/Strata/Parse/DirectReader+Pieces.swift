@@ -5,13 +5,14 @@ extension DirectReader {
   /// How `many` splits a long array by default: pieces of at least
   /// `pieceBytes` bytes (256 KiB, or `STRATA_PIECE_BYTES` when it holds a
   /// number from 16 up: the fuzzers split short texts with it), eight per
-  /// thread at most, on at most `threads` threads (`Parallel.threads`).
+  /// thread at most, on at most `threads` threads (`Parallel.threads`),
+  /// shared with the calls made at the same time (`Parallel.budget`).
   package static let splitting: Splitting = {
     var pieceBytes = 256 << 10
     if let text = getenv("STRATA_PIECE_BYTES"), let number = Int(String(cString: text)), number >= 16 {
       pieceBytes = number
     }
-    return Splitting(pieceBytes: pieceBytes, threads: Parallel.threads)
+    return Splitting(pieceBytes: pieceBytes, threads: Parallel.threads, budget: Parallel.budget)
   }()
 
   /// How a long array is split: pieces of at least `pieceBytes` bytes,
@@ -23,6 +24,9 @@ extension DirectReader {
     package var threads: Int
     /// The most pieces per thread.
     package var perThread: Int
+    /// The threads shared with calls made at once (`Parallel.budget`), or
+    /// nil to use `threads` whatever other calls use (for tests).
+    package var budget: Parallel.ThreadBudget?
     /// For tests: read the pieces one after another on the calling
     /// thread, in an order shuffled by this seed (the first piece
     /// anywhere in it), instead of on threads. Each read meets the pieces
@@ -31,10 +35,14 @@ extension DirectReader {
     package var schedule: UInt64?
     /// Pieces of at least `pieceBytes` bytes, `perThread` per thread at
     /// most, on at most `threads` threads (or in the order `schedule` makes).
-    package init(pieceBytes: Int, threads: Int, perThread: Int = 8, schedule: UInt64? = nil) {
+    package init(
+      pieceBytes: Int, threads: Int, perThread: Int = 8, budget: Parallel.ThreadBudget? = nil,
+      schedule: UInt64? = nil
+    ) {
       self.pieceBytes = pieceBytes
       self.threads = threads
       self.perThread = perThread
+      self.budget = budget
       self.schedule = schedule
     }
   }
@@ -100,9 +108,19 @@ extension DirectReader {
     let end = parser.end
     let first = parser.position
     let length = end - first
+    let most = length / max(splitting.pieceBytes, 1)
+    // the threads this call may use, beside those other calls use now
+    var threads = 1
+    var reserved: Parallel.ThreadBudget? = nil
+    if most > 1 && splitting.threads > 1 && splitting.schedule == nil {
+      reserved = splitting.budget
+      threads = reserved?.reserve(splitting.threads) ?? splitting.threads
+    }
+    defer { reserved?.give(threads) }
+    let perThread = max(splitting.perThread, 1)
     let wanted =
-      splitting.threads > 1
-      ? min(splitting.threads * max(splitting.perThread, 1), length / max(splitting.pieceBytes, 1)) : 1
+      splitting.schedule != nil
+      ? min(splitting.threads * perThread, most) : threads > 1 ? min(threads * perThread, most) : 1
     let head = ArraySplit.head(base, at: first, end: end)
     var starts = [first]
     if wanted > 1 {
@@ -127,11 +145,10 @@ extension DirectReader {
     let split = ArraySplit(starts: starts)
     let reads = PieceReads(starts.count)
     let schedule = splitting.schedule.map { Self.shuffled(starts.count, seed: $0) }
-    let threads = schedule == nil ? min(splitting.threads, starts.count) : 1
     report?.threads = threads
     let schema = self.schema
     let shared = self.shared
-    _ = Parallel.run(threads) { thread in
+    _ = Parallel.run(min(threads, starts.count)) { thread in
       let memos = thread == 0 ? self.memos : KeyMemos()
       let models = thread == 0 ? shared : SharedModels()
       // the read of a piece taken, and of the first

@@ -9,7 +9,7 @@ import Glibc
 /// `STRATA_THREADS` when it holds a number from 1 to 64 (1 keeps every call
 /// on its calling thread), else the CPUs this process may run on, at most 8.
 /// A host that runs one call per core already (a server's workers) sets it
-/// to 1.
+/// to 1. Calls made at once share that number (`budget`).
 package enum Parallel {
   /// The most threads one call may use (at least 1).
   package static let threads: Int = {
@@ -20,6 +20,49 @@ package enum Parallel {
     let count = Int(strata_cpu_count())
     return max(1, min(count, 8))
   }()
+
+  /// The threads split calls may use across the process: `threads` in all.
+  package static let budget = ThreadBudget(limit: threads)
+
+  /// A number of threads shared by calls made at once: each call reserves
+  /// what is left beside the threads the others hold, at least its own
+  /// calling thread, so calls made from several threads of the host share
+  /// the cores instead of each starting `limit` threads of its own.
+  package final class ThreadBudget: @unchecked Sendable {
+    /// The most threads the calls may hold together (their calling threads
+    /// beyond it only).
+    package let limit: Int
+    /// How many they hold now, on a cache line of its own.
+    private let held: UnsafeMutablePointer<Int>
+
+    /// A budget of `limit` threads, none held.
+    package init(limit: Int) {
+      self.limit = limit
+      held = .allocate(capacity: 8)
+      held.initialize(repeating: 0, count: 8)
+    }
+
+    deinit { held.deallocate() }
+
+    /// How many threads the calls hold now.
+    package var inUse: Int { strata_word_load(held) }
+
+    /// Reserves up to `wanted` threads, the calling thread among them: at
+    /// most what the limit leaves now, and at least 1. Give them back with
+    /// `give` once the call's threads are joined.
+    package func reserve(_ wanted: Int) -> Int {
+      while true {
+        let now = strata_word_load(held)
+        let granted = max(1, min(wanted, limit - now))
+        if strata_word_swap(held, now, now + granted) != 0 { return granted }
+      }
+    }
+
+    /// Gives back `granted` threads that `reserve` granted.
+    package func give(_ granted: Int) {
+      _ = strata_word_add(held, -granted)
+    }
+  }
 
   /// `body(0)` on the calling thread and `body(1)` ... `body(count - 1)`
   /// each on a helper thread (a stack of `DeepStack.helperStack`), their

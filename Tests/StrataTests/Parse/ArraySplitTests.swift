@@ -112,4 +112,31 @@ struct ArraySplitTests {
         models?.enumerated().allSatisfy { index, model in Model(model)["id"] == .int(Int64(index)) } == true)
     }
   }
+
+  @Test func callsMadeAtOnceShareTheThreads() throws {
+    let budget = Parallel.ThreadBudget(limit: 4)
+    #expect(budget.reserve(3) == 3)
+    #expect(budget.reserve(3) == 1)  // what is left
+    #expect(budget.reserve(2) == 1)  // nothing is left: the calling thread alone
+    budget.give(1)
+    budget.give(1)
+    budget.give(3)
+    #expect(budget.inUse == 0)
+    // a call that finds the threads held reads its array whole, on its own thread
+    let type = try schema.modelType("Item").get()
+    let bytes = Array(("[" + (0..<500).map { "{\"id\": \($0)}" }.joined(separator: ",") + "]").utf8)
+    let held = budget.reserve(4)
+    for (expected, pieces) in [(1, 1), (4, 32)] {
+      let report = DirectReader.PieceReport()
+      let models = bytes.withUnsafeBufferPointer { buffer in
+        DirectReader.many(
+          buffer, type, in: schema, splitting: .init(pieceBytes: 100, threads: 4, budget: budget),
+          report: report)
+      }
+      #expect(report.threads == expected && report.pieces == pieces)
+      #expect(models?.count == 500)
+      #expect(budget.inUse == (expected == 1 ? 4 : 0))  // given back once read
+      if expected == 1 { budget.give(held) }
+    }
+  }
 }
