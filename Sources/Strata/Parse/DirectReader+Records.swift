@@ -17,18 +17,8 @@ extension DirectReader {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return false }
     var reader = DirectReader(bytes, schema, nil, sharing: true, records: true)
     defer { reader.finish() }
-    reader.parser.skipSpace()
-    guard reader.parser.position < reader.parser.end,
-      reader.parser.base[reader.parser.position] == UInt8(ascii: "[")
-    else { return false }
-    reader.parser.depth += 1
-    reader.parser.position += 1
-    reader.parser.skipSpace()
-    if reader.parser.position < reader.parser.end
-      && reader.parser.base[reader.parser.position] == UInt8(ascii: "]")
-    {
-      reader.parser.position += 1
-    } else {
+    guard let empty = reader.openArray() else { return false }
+    if !empty {
       while true {
         guard reader.parser.position < reader.parser.end,
           reader.parser.base[reader.parser.position] == UInt8(ascii: "{")

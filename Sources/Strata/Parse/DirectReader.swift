@@ -113,20 +113,30 @@ package struct DirectReader {
     let plans = schema.parsePlans.directPlans(in: schema)
     var reader = DirectReader(bytes, schema, plans, sharing: true)
     defer { reader.finish() }
-    reader.parser.skipSpace()
-    guard reader.parser.position < reader.parser.end,
-      reader.parser.base[reader.parser.position] == UInt8(ascii: "[")
-    else { return nil }
-    reader.parser.depth += 1
-    reader.parser.position += 1
-    reader.parser.skipSpace()
-    guard reader.parser.position < reader.parser.end,
-      reader.parser.base[reader.parser.position] == UInt8(ascii: "]")
-    else { return reader.elementsInPieces(type, plans: plans, splitting: splitting, report: report) }
-    reader.parser.position += 1
+    guard let empty = reader.openArray() else { return nil }
+    guard empty else {
+      return reader.elementsInPieces(type, plans: plans, splitting: splitting, report: report)
+    }
     reader.parser.skipSpace()
     guard reader.parser.position == reader.parser.end else { return nil }
     return []
+  }
+
+  /// Enters the top-level array at the start of the text (spaces before it
+  /// skipped): past its `[` and the spaces after, or past its `]` too when
+  /// it is empty. True for an empty array, false when an element follows,
+  /// nil when the text does not start with `[`.
+  mutating func openArray() -> Bool? {
+    parser.skipSpace()
+    guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "[") else { return nil }
+    parser.depth += 1
+    parser.position += 1
+    parser.skipSpace()
+    guard parser.position < parser.end, parser.base[parser.position] == UInt8(ascii: "]") else {
+      return false
+    }
+    parser.position += 1
+    return true
   }
 
   /// The top-level object of `type` (`root`), kept only when the text read
