@@ -97,14 +97,14 @@ final class ArraySplit: @unchecked Sendable {
     while true {
       let index = strata_word_add(word(count), 1)
       guard index < count else { return nil }
-      let (start, state) = load(index)
-      if state == .unstarted && swap(index, start, .unstarted, start, .taken) { return index }
+      if take(index) { return index }
       // continued through or abandoned (a taken piece is offered once)
     }
   }
 
-  /// Takes piece `index` if nobody has (for a schedule of the reads made
-  /// in advance: `DirectReader.Splitting.schedule`); true if it did.
+  /// Takes piece `index` if nobody has (the next one offered, or one of a
+  /// schedule of the reads made in advance:
+  /// `DirectReader.Splitting.schedule`); true if it did.
   func take(_ index: Int) -> Bool {
     let (start, state) = load(index)
     return state == .unstarted && swap(index, start, .unstarted, start, .taken)

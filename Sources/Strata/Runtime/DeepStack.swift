@@ -36,35 +36,11 @@ package enum DeepStack {
   package static func onHelper<R>(_ body: () -> R) -> R {
     withoutActuallyEscaping(body) { escaping in
       var result: R? = nil
-      let job = Job { result = escaping() }
-      let context = Unmanaged.passRetained(job).toOpaque()
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      var thread = pthread_t()
-      let started =
-        pthread_attr_setstacksize(&attributes, helperStack) == 0
-        && pthread_create(&thread, &attributes, runJob, context) == 0
-      if started {
+      if let thread = HelperThread.start({ result = escaping() }) {
         pthread_join(thread, nil)
-      } else {
-        Unmanaged<Job>.fromOpaque(context).release()
-        job.work()
       }
       guard let result else { return escaping() }
       return result
     }
-  }
-
-  /// The work handed to a helper thread.
-  private final class Job {
-    let work: () -> Void
-    init(_ work: @escaping () -> Void) { self.work = work }
-  }
-
-  /// A helper thread's start routine: runs the job it is given (and releases it).
-  private static let runJob: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
-    if let raw { Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().work() }
-    return nil
   }
 }

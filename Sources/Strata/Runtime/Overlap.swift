@@ -111,16 +111,8 @@ package enum Overlap {
         channel.finish()
         return produced
       }
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      var thread = pthread_t()
-      let context = Unmanaged.passRetained(job as Runnable).toOpaque()
-      let started =
-        pthread_attr_setstacksize(&attributes, DeepStack.helperStack) == 0
-        && pthread_create(&thread, &attributes, runJob, context) == 0
-      if !started {
-        Unmanaged<Runnable>.fromOpaque(context).release()
+      let thread = HelperThread.start { job.run() }
+      if thread == nil {
         channel.depth = Int.max
         job.run()
       }
@@ -130,27 +122,16 @@ package enum Overlap {
           break
         }
       }
-      if started { pthread_join(thread, nil) }
+      if let thread { pthread_join(thread, nil) }
       return job.produced
     }
   }
 
-  /// Work for the helper thread.
-  private class Runnable {
-    func run() {}
-  }
-
   /// The producer's work and what it returned.
-  private final class Job<Produced>: Runnable {
+  private final class Job<Produced> {
     let work: () -> Produced
     var produced: Produced? = nil
     init(_ work: @escaping () -> Produced) { self.work = work }
-    override func run() { produced = work() }
-  }
-
-  /// The helper thread's start routine: runs the job (and releases it).
-  private static let runJob: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
-    if let raw { Unmanaged<Runnable>.fromOpaque(raw).takeRetainedValue().run() }
-    return nil
+    func run() { produced = work() }
   }
 }

@@ -73,22 +73,7 @@ package enum Parallel {
     guard count > 1 else { return count == 1 ? [body(0)] : [] }
     return withoutActuallyEscaping(body) { escaping in
       let jobs = (1..<count).map { index in Job { escaping(index) } }
-      var threads: [pthread_t?] = []
-      threads.reserveCapacity(jobs.count)
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      let sized = pthread_attr_setstacksize(&attributes, DeepStack.helperStack) == 0
-      for job in jobs {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(job).toOpaque()
-        if sized && pthread_create(&thread, &attributes, runJob, context) == 0 {
-          threads.append(thread)
-        } else {
-          Unmanaged<Job<R>>.fromOpaque(context).release()
-          threads.append(nil)
-        }
-      }
+      let threads = jobs.map { job in HelperThread.start { job.run() } }
       let first = escaping(0)
       for (index, thread) in threads.enumerated() {
         if let thread {
@@ -102,22 +87,11 @@ package enum Parallel {
     }
   }
 
-  /// Work for a helper thread, and its answer once it ran.
-  private class Runnable {
-    func run() {}
-  }
-
   /// A piece's work and its answer.
-  private final class Job<R>: Runnable {
+  private final class Job<R> {
     let work: () -> R
     var answer: R? = nil
     init(_ work: @escaping () -> R) { self.work = work }
-    override func run() { answer = work() }
-  }
-
-  /// A helper thread's start routine: runs its job (and releases it).
-  private static let runJob: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { raw in
-    if let raw { Unmanaged<Runnable>.fromOpaque(raw).takeRetainedValue().run() }
-    return nil
+    func run() { answer = work() }
   }
 }
