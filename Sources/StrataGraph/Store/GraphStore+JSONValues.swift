@@ -12,12 +12,15 @@ extension GraphStore {
     package var key: JSON
     /// The record's new body, or nil to delete the record.
     package var body: JSON?
+    /// True when the file holds no row of the key (`Change.isNew`).
+    package var isNew: Bool
 
     /// A change from its parts.
-    package init(model: String, key: JSON, body: JSON?) {
+    package init(model: String, key: JSON, body: JSON?, isNew: Bool = false) {
       self.model = model
       self.key = key
       self.body = body
+      self.isNew = isNew
     }
   }
 
@@ -63,7 +66,7 @@ extension GraphStore {
         owned.append(made)
         body = made
       }
-      converted.append(Change(model: change.model, key: key, body: body))
+      converted.append(Change(model: change.model, key: key, body: body, isNew: change.isNew))
     }
     try write(converted, progress: progress)
   }

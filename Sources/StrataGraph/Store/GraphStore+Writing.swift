@@ -376,13 +376,17 @@ extension GraphStore {
       var end = next + 1
       while end < order.count && changes[order[end]].table.name == table.name { end += 1 }
       let sql = statements.sql(for: table, in: layout)
-      let most = 1 << (sql.upserts.count - 1)
       var position = next
       while position < end {
+        // a run of rows of new keys where the table has inserts of
+        // several rows (SQLite), else of any rows
+        let inserting = !sql.inserts.isEmpty && changes[order[position]].isNew
+        let most = 1 << ((inserting ? sql.inserts.count : sql.upserts.count) - 1)
         // the positions in `changes` of a run of upserts of distinct keys
         // (picked, not copied: a change holds many arrays to retain)
         var upserts: [Int] = []
         while position < end, changes[order[position]].row != nil, upserts.count < most,
+          sql.inserts.isEmpty || changes[order[position]].isNew == inserting,
           upserts.last.map({ changes[$0].row?.key != changes[order[position]].row?.key }) ?? true
         {
           upserts.append(order[position])
@@ -393,7 +397,7 @@ extension GraphStore {
           position += 1
           done += 1
         } else {
-          try upsert(changes, upserts, sql: sql)
+          try upsert(changes, upserts, sql: sql, inserting: inserting)
           done += upserts.count
         }
         progress?(done)
@@ -403,13 +407,22 @@ extension GraphStore {
   }
 
   /// The most rows one statement writes on `dialect` when a row has
-  /// `parameters` parameters: 1 on SQLite (a statement costs it little);
-  /// on PostgreSQL up to `most` (a statement costs the server much more
-  /// than a row), fewer for wide rows, so a statement stays under 8,192
-  /// parameters.
+  /// `parameters` parameters: up to `most`, fewer for wide rows, so a
+  /// statement stays under 8,192 parameters on PostgreSQL (a statement
+  /// costs the server much more than a row) and under 999 on SQLite (the
+  /// limit of SQLite before 3.32; each execution of a statement frees and
+  /// again allocates its registers' memory, as the SQLite of Debian and
+  /// others is built without its lookaside allocator).
   static func rowsPerStatement(_ dialect: SQLDialect, parameters: Int, most: Int = 32) -> Int {
-    guard dialect == .postgres else { return 1 }
-    return max(1, min(most, 8192 / max(parameters, 1)))
+    let limit = dialect == .postgres ? 8192 : 999
+    return max(1, min(most, limit / max(parameters, 1)))
+  }
+
+  /// The most rows one upsert writes on `dialect`: `rowsPerStatement` on
+  /// PostgreSQL, 1 on SQLite, where an upsert of several rows keeps a
+  /// statement journal (`StoreStatements.Table.inserts`).
+  static func upsertsPerStatement(_ dialect: SQLDialect, parameters: Int) -> Int {
+    dialect == .postgres ? rowsPerStatement(dialect, parameters: parameters) : 1
   }
 
   /// Deletes the record of one change and its links.
@@ -422,15 +435,17 @@ extension GraphStore {
   }
 
   /// Writes the rows of the `changes` at `picked` (upserts of distinct
-  /// keys, in order) and their links: the rows in statements of as many rows as the powers of
+  /// keys, in order; when `inserting`, rows of keys the file does not hold,
+  /// written by `sql.inserts`) and their links: the rows in statements of as many rows as the powers of
   /// two that add up to their number, then per link table the old links of
   /// records that were in the file before, then the new links, as the rows.
-  private func upsert(_ changes: [PreparedChange], _ picked: [Int], sql: StoreStatements.Table)
-    throws(StrataError)
-  {
-    try Self.inPieces(picked.count, most: 1 << (sql.upserts.count - 1)) {
+  private func upsert(
+    _ changes: [PreparedChange], _ picked: [Int], sql: StoreStatements.Table, inserting: Bool
+  ) throws(StrataError) {
+    let texts = sql.writes(inserting: inserting)
+    try Self.inPieces(picked.count, most: 1 << (texts.count - 1)) {
       (first, count) throws(StrataError) in
-      try connection.withStatement(sql.upsert(rows: count)) { (upsert) throws(StrataError) in
+      try connection.withStatement(texts[count.trailingZeroBitCount]) { (upsert) throws(StrataError) in
         var next: Int32 = 1
         for index in picked[first..<first + count] {
           guard let row = changes[index].row else { continue }

@@ -39,7 +39,7 @@ enum RecordRows {
 
   /// A cell of a row to write: a value, or text that a jansson string holds
   /// (borrowed from the record's object or body, which outlive the write:
-  /// bound from its bytes, with no `String` made).
+  /// bound from its bytes, with no `String` made, and on SQLite not copied).
   enum Cell {
     case value(SQLCell)
     case string(JPtr)
@@ -53,7 +53,7 @@ enum RecordRows {
         let bytes = UnsafeRawPointer(json_string_value(value)).map {
           UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: json_string_length(value))
         }
-        try statement.bind(index, textBytes: bytes ?? UnsafeBufferPointer(start: nil, count: 0))
+        try statement.bind(index, borrowedText: bytes ?? UnsafeBufferPointer(start: nil, count: 0))
       }
     }
   }

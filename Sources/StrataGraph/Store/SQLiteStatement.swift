@@ -38,7 +38,8 @@ package final class SQLiteStatement {
     }
   }
 
-  /// Resets the statement for another run and clears its bindings.
+  /// Resets the statement for another run and clears its bindings (so no
+  /// parameter keeps borrowed bytes past the run).
   package func reset() {
     guard let handle else { return }
     sqlite3_reset(handle)
@@ -75,17 +76,28 @@ package final class SQLiteStatement {
     try check(bindText(statement, index, bytes), "bind a value for")
   }
 
-  /// sqlite3_bind_text64 over a buffer that may be empty (then bound as "").
-  private func bindText(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>)
-    -> Int32
-  {
+  /// Binds UTF-8 bytes as text to parameter `index` without a copy
+  /// (SQLITE_STATIC): SQLite reads them where they are when the statement
+  /// runs, so they must outlive its run; `reset` clears the binding. A
+  /// copy (SQLITE_TRANSIENT) costs a free, a malloc and a memcpy each
+  /// bind, as SQLite frees a parameter's buffer when it is bound again.
+  package func bind(_ index: Int32, borrowedText bytes: UnsafeBufferPointer<UInt8>) throws(StrataError) {
+    let statement = try live()
+    try check(bindText(statement, index, bytes, copying: false), "bind a value for")
+  }
+
+  /// sqlite3_bind_text64 over a buffer that may be empty (then bound as
+  /// ""), copied by SQLite unless `copying` is false.
+  private func bindText(
+    _ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeBufferPointer<UInt8>, copying: Bool = true
+  ) -> Int32 {
     let raw = UnsafeRawBufferPointer(bytes)
     if let base = raw.baseAddress {
       return sqlite3_bind_text64(
         statement, index, base.assumingMemoryBound(to: CChar.self), UInt64(raw.count),
-        strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+        copying ? strata_sqlite_transient() : nil, UInt8(SQLITE_UTF8))
     }
-    return sqlite3_bind_text64(statement, index, "", 0, strata_sqlite_transient(), UInt8(SQLITE_UTF8))
+    return sqlite3_bind_text64(statement, index, "", 0, nil, UInt8(SQLITE_UTF8))
   }
 
   /// Binds a 64-bit integer to parameter `index`.

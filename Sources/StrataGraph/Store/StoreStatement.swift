@@ -11,6 +11,10 @@ package protocol StoreStatement: AnyObject {
   func bind(_ index: Int32, text: String) throws(StrataError)
   /// Binds UTF-8 bytes as text to parameter `index`.
   func bind(_ index: Int32, textBytes bytes: UnsafeBufferPointer<UInt8>) throws(StrataError)
+  /// Binds UTF-8 bytes as text to parameter `index`, perhaps without
+  /// copying them: they must stay as they are until the statement is reset
+  /// (the end of the `withStatement` call that binds them).
+  func bind(_ index: Int32, borrowedText bytes: UnsafeBufferPointer<UInt8>) throws(StrataError)
   /// Binds an integer to parameter `index`.
   func bind(_ index: Int32, int value: Int64) throws(StrataError)
   /// Binds a real number to parameter `index`.
@@ -47,6 +51,11 @@ package protocol StoreStatement: AnyObject {
 extension SQLiteStatement: StoreStatement {}
 
 extension StoreStatement {
+  /// Binds the bytes as `textBytes` does (a copy).
+  package func bind(_ index: Int32, borrowedText bytes: UnsafeBufferPointer<UInt8>) throws(StrataError) {
+    try bind(index, textBytes: bytes)
+  }
+
   /// Binds `cell` to parameter `index`.
   package func bind(_ index: Int32, cell: SQLCell) throws(StrataError) {
     switch cell {

@@ -7,7 +7,7 @@ struct StoreStatements {
   /// The SQL of one link table.
   struct Link {
     /// Inserts 1, 2, 4, ... links (index n: 2^n rows), each owner key,
-    /// position, target key.
+    /// position, target key (on SQLite `INSERT OR FAIL`: see `Table.inserts`).
     var inserts: [String]
     /// Deletes the links of one owner from a position on.
     var delete: String
@@ -28,8 +28,20 @@ struct StoreStatements {
     /// The link tables of the table's to-many properties, in order.
     var links: [Link]
 
-    /// Inserts or updates `rows` rows (a power of two up to `upserts`' last).
-    func upsert(rows: Int) -> String { upserts[rows.trailingZeroBitCount] }
+    /// On SQLite: inserts 1, 2, 4, ... rows (index n: 2^n rows) of keys
+    /// the file does not hold (records the write makes), columns as in
+    /// `upserts`. `INSERT OR FAIL` of several rows without an upsert
+    /// clause needs no statement journal: SQLite keeps one for a statement
+    /// of several rows that may stop halfway (a constraint that aborts, or
+    /// the update of an upsert), and writes every page the statement
+    /// changes into it first (Benchmarks/README.md, "Rows of new records
+    /// several to a statement"). A failing statement fails the write, whose
+    /// transaction is rolled back. Empty on PostgreSQL, whose upserts are
+    /// of several rows already.
+    var inserts: [String] = []
+
+    /// The texts that write rows of new keys (`inserting`) or any rows.
+    func writes(inserting: Bool) -> [String] { inserting ? inserts : upserts }
   }
 
   /// `head`, then `row` 1, 2, 4, ... times (separated by commas) up to
@@ -99,6 +111,8 @@ struct StoreStatements {
     let others = TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
     let all = keys + others
     let quotedTable = dialect.quoted(table.name)
+    // several rows a statement without a statement journal (`Table.inserts`)
+    let insertVerb = dialect == .sqlite ? "INSERT OR FAIL" : "INSERT"
     let upsertTail =
       " ON CONFLICT(\(dialect.list(keys))) DO UPDATE SET "
       + others.map { "\(dialect.quoted($0)) = excluded.\(dialect.quoted($0))" }.joined(separator: ", ")
@@ -111,17 +125,23 @@ struct StoreStatements {
       links.append(
         Link(
           inserts: Self.rows(
-            "INSERT INTO \(dialect.quoted(name))(\(dialect.list(linkColumns))) VALUES ",
+            "\(insertVerb) INTO \(dialect.quoted(name))(\(dialect.list(linkColumns))) VALUES ",
             "(\(SQLText.parameters(linkColumns.count)))",
             most: GraphStore.rowsPerStatement(dialect, parameters: linkColumns.count, most: 128), ""),
           delete:
             "DELETE FROM \(dialect.quoted(name)) WHERE \(dialect.equalAll(owners)) AND \"position\" >= ?"))
     }
-    let made = Table(
+    let values = "(\(SQLText.parameters(all.count)))"
+    var made = Table(
       upserts: Self.rows(
-        "INSERT INTO \(quotedTable)(\(dialect.list(all))) VALUES ", "(\(SQLText.parameters(all.count)))",
-        most: GraphStore.rowsPerStatement(dialect, parameters: all.count), upsertTail),
+        "INSERT INTO \(quotedTable)(\(dialect.list(all))) VALUES ", values,
+        most: GraphStore.upsertsPerStatement(dialect, parameters: all.count), upsertTail),
       delete: "DELETE FROM \(quotedTable) WHERE \(dialect.equalAll(keys))", links: links)
+    if dialect == .sqlite {
+      made.inserts = Self.rows(
+        "\(insertVerb) INTO \(quotedTable)(\(dialect.list(all))) VALUES ", values,
+        most: GraphStore.rowsPerStatement(dialect, parameters: all.count), "")
+    }
     tables[table.name] = made
     return made
   }
