@@ -381,7 +381,7 @@ extension GraphStore {
         // a run of rows of new keys where the table has inserts of
         // several rows (SQLite), else of any rows
         let inserting = !sql.inserts.isEmpty && changes[order[position]].isNew
-        let most = 1 << ((inserting ? sql.inserts.count : sql.upserts.count) - 1)
+        let most = sql.mostRows(inserting: inserting)
         // the positions in `changes` of a run of upserts of distinct keys
         // (picked, not copied: a change holds many arrays to retain)
         var upserts: [Int] = []
@@ -443,7 +443,7 @@ extension GraphStore {
     _ changes: [PreparedChange], _ picked: [Int], sql: StoreStatements.Table, inserting: Bool
   ) throws(StrataError) {
     let texts = sql.writes(inserting: inserting)
-    try Self.inPieces(picked.count, most: 1 << (texts.count - 1)) {
+    try Self.inPieces(picked.count, most: sql.mostRows(inserting: inserting)) {
       (first, count) throws(StrataError) in
       try connection.withStatement(texts[count.trailingZeroBitCount]) { (upsert) throws(StrataError) in
         var next: Int32 = 1

@@ -42,6 +42,9 @@ struct StoreStatements {
 
     /// The texts that write rows of new keys (`inserting`) or any rows.
     func writes(inserting: Bool) -> [String] { inserting ? inserts : upserts }
+
+    /// The most rows one of `writes(inserting:)` writes.
+    func mostRows(inserting: Bool) -> Int { 1 << (writes(inserting: inserting).count - 1) }
   }
 
   /// `head`, then `row` 1, 2, 4, ... times (separated by commas) up to
