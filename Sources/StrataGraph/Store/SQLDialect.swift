@@ -100,7 +100,7 @@ extension TableLayout {
   /// do not exist yet, in `dialect`, in order: each model table (key
   /// columns, `strata_type`, `strata_stub`, `strata_extra`, one column per
   /// stored property, the key as primary key), its declared indexes and one
-  /// per to-one relationship; then each link table (owner key, position,
+  /// per to-one relationship (of the rows where it is not null); then each link table (owner key, position,
   /// target key) and its index on the target.
   package func creationStatements(_ dialect: SQLDialect) -> [String] {
     var statements: [String] = []
@@ -124,9 +124,14 @@ extension TableLayout {
       }
       for property in table.properties where !property.columns.isEmpty {
         if case .toOne = property.storage {
+          // partial: a row whose relationship is null (or absent) has no
+          // entry, so that a write of it costs no index insert; every lookup
+          // of the index compares the columns with a key, which implies
+          // `IS NOT NULL`, and so may use it
           statements.append(
             "CREATE INDEX IF NOT EXISTS \(dialect.quoted("\(table.name).\(property.name)")) ON "
-              + "\(dialect.quoted(table.name))(\(dialect.list(property.columns.map(\.name))))")
+              + "\(dialect.quoted(table.name))(\(dialect.list(property.columns.map(\.name))))"
+              + " WHERE \(dialect.quoted(property.columns[0].name)) IS NOT NULL")
         }
       }
     }

@@ -209,6 +209,36 @@ def test_indexes_the_schema_declares_are_in_the_file_and_queries_use_them(tmp_pa
     db.close()
 
 
+def test_a_to_one_index_holds_the_rows_that_have_the_relationship_and_lookups_use_it(tmp_path: Path) -> None:
+    schema = strata.Schema.from_file(str(EXAMPLE / "schema.json"))
+    path = str(tmp_path / "blog.db")
+    with schema.context(path) as ctx:
+        ctx.import_("Post", json.loads((EXAMPLE / "posts.json").read_text()))
+        ctx.import_("Post", {"data": {"posts": [{"id": 4, "title": "Nobody's"},
+                                                {"id": 5, "title": "Unsigned", "author": None}]}})
+    db = sqlite3.connect(path)
+    # the index has an entry for each post with an author, none for the others
+    made = db.execute("SELECT sql FROM sqlite_master WHERE name = 'Post.author'").fetchone()[0]
+    assert made.endswith('WHERE "author" IS NOT NULL'), made
+    entries = db.execute('SELECT count(*) FROM Post INDEXED BY "Post.author" WHERE author IS NOT NULL').fetchone()
+    assert entries == (3,)
+    for sql in ('SELECT id FROM Post WHERE author = ?', 'SELECT id FROM Post WHERE author IN (?, ?)',
+                'SELECT Post.id FROM User JOIN Post ON Post.author = User.id WHERE User.login = ?'):
+        plan = " ".join(str(row) for row in db.execute("EXPLAIN QUERY PLAN " + sql, (7,) * sql.count("?")))
+        assert "Post.author" in plan, (sql, plan)
+    db.close()
+    with schema.context(path) as ctx:
+        assert [p.key for p in ctx.query("Post", {"author": {"null": True}})] == [4, 5]
+        assert [p.key for p in ctx.query("Post", {"author": {"null": False}})] == [1, 2, 3]
+        assert [p.key for p in ctx.query("Post", {"author.login": "ann"})] == [1, 2]
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == [1, 2]
+        ctx.import_("Post", {"data": {"posts": [{"id": 4, "title": "Nobody's", "author": 8},
+                                                {"id": 1, "title": "Hello", "author": None}]}})
+        assert [p.key for p in ctx.get("User", 8)["posts"]] == [3, 4]
+        assert [p.key for p in ctx.get("User", 7)["posts"]] == [2]
+        ctx.check()
+
+
 def test_a_list_that_grows_or_changes_is_written_as_it_is(tmp_path: Path) -> None:
     doc = json.loads((EXAMPLE / "schema.json").read_text())
     path = str(tmp_path / "blog.db")
