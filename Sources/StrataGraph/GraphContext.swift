@@ -52,6 +52,16 @@ package final class GraphContext: @unchecked Sendable {
   /// change) to its end, and no call asks the file whether another
   /// connection wrote it.
   private var readBlocks = 0
+  /// True while the read transaction of the last read call is left open
+  /// for the next one (`LingeringReads`): its snapshot is the file as it
+  /// was when the log's header was `lingerHeader`, which is the cache's.
+  private var lingering = false
+  /// The log's header when the lingering read's call ended.
+  private var lingerHeader: WALHeader?
+  /// When the lingering read is to end if no call comes (monotonic, ns).
+  private var lingerUntil: Int64 = 0
+  /// True while `LingeringReads` watches the context.
+  private var lingerWatched = false
   /// How many times the running change's write transaction has begun: more
   /// than once when the database gave it up and it runs again (PostgreSQL's
   /// serialization failures and deadlocks; `finish` warns of it).
@@ -115,18 +125,27 @@ package final class GraphContext: @unchecked Sendable {
     guard let store, !changing else { return body() }
     memory.startCall()
     if readBlocks > 0 {
+      endLingeringRead(store)
       do throws(StrataError) { try holdSnapshot(store) } catch { return .failure(error) }
       return settled(body(), store)
     }
+    let header = store.connection.walHeader()
+    if lingering && (header == nil || header != lingerHeader || !store.connection.inTransaction) {
+      endLingeringRead(store)
+    }
     do throws(StrataError) {
-      try refreshIfCommitted(store)
+      try refreshIfCommitted(store, header: header)
     } catch {
       return .failure(error)
     }
     memory.snapshotVersion = seenVersion
     memory.snapshotHeader = checkedHeader
     var result = body()
-    memory.endReading()
+    if memory.endReading(keepOpen: true) {
+      lingering = true
+      lingerHeader = checkedHeader
+    }
+    if lingering { keepLingering(store) }
     if memory.stale && memory.failure == nil {
       memory.stale = false
       memory.evict()
@@ -152,6 +171,7 @@ package final class GraphContext: @unchecked Sendable {
     if let failure = memory.failure {
       memory.failure = nil
       memory.evict()
+      endLingeringRead(store)
       return .failure(failure)
     }
     fitCache(store, change: change)
@@ -187,6 +207,8 @@ package final class GraphContext: @unchecked Sendable {
     defer { changing = false }
     guard let store else { return body() }
     memory.startCall()
+    // a change writes the file as it is now: the last read's snapshot ends
+    endLingeringRead(store)
     // a change inside a read block ends the block's snapshot: the block's
     // later calls read the file as it is after the change
     if readBlocks > 0 { try? store.connection.commitNow() }
@@ -232,16 +254,47 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   /// `refresh`, skipped when nobody committed to the file since a read
-  /// call last found the cache current: the header of the file's
-  /// write-ahead-log index is the same (a read of shared memory, where
-  /// `refresh` runs a statement). The header is read before `refresh` asks,
-  /// so that a commit landing in between changes it, and the next call asks.
-  private func refreshIfCommitted(_ store: GraphStore) throws(StrataError) {
-    let header = store.connection.walHeader()
+  /// call last found the cache current: `header`, the header of the file's
+  /// write-ahead-log index read by the caller, is the same (a read of shared
+  /// memory, where `refresh` runs a statement). The header is read before
+  /// `refresh` asks, so that a commit landing in between changes it, and the
+  /// next call asks.
+  private func refreshIfCommitted(_ store: GraphStore, header: WALHeader?) throws(StrataError) {
     if let header, header == checkedHeader { return }
     checkedHeader = nil
     try refresh(store)
     checkedHeader = header
+  }
+
+  /// Ends the read transaction the last read call left open, if it did.
+  private func endLingeringRead(_ store: GraphStore) {
+    guard lingering else { return }
+    lingering = false
+    lingerHeader = nil
+    try? store.connection.commitNow()
+  }
+
+  /// Moves the lingering read's end to `LingeringReads.idle` from now, and
+  /// has the helper watch the context if it does not yet (when no helper
+  /// can run, the read ends now).
+  private func keepLingering(_ store: GraphStore) {
+    lingerUntil = LingeringReads.now() + LingeringReads.idle
+    guard !lingerWatched else { return }
+    lingerWatched = LingeringReads.watch(self, until: lingerUntil)
+    if !lingerWatched { endLingeringRead(store) }
+  }
+
+  /// For `LingeringReads`, at `now`: ends the lingering read if the context
+  /// has been idle for `LingeringReads.idle`. Answers when to look again
+  /// (the context is in a call, or was used since), or nil when it need not
+  /// be watched any more (the read ended, or none is open).
+  func endLingeringRead(ifIdleAt now: Int64) -> Int64? {
+    guard pthread_mutex_trylock(mutex) == 0 else { return now + LingeringReads.idle }
+    defer { pthread_mutex_unlock(mutex) }
+    if lingering, store != nil, now < lingerUntil { return lingerUntil }
+    if let store { endLingeringRead(store) }
+    lingerWatched = false
+    return nil
   }
 
   /// Opens the read transaction of the open read blocks, if none is open
@@ -286,7 +339,10 @@ package final class GraphContext: @unchecked Sendable {
       return .failure(StrataError(code: .argument, message: "no read block is open on the context"))
     }
     readBlocks -= 1
-    if readBlocks == 0, !changing, let store { try? store.connection.commitNow() }
+    if readBlocks == 0, !changing, let store {
+      lingering = false
+      try? store.connection.commitNow()
+    }
     return .success(())
   }
 
@@ -297,6 +353,7 @@ package final class GraphContext: @unchecked Sendable {
     defer { pthread_mutex_unlock(mutex) }
     if closed || changing { return }
     closed = true
+    if let store { endLingeringRead(store) }
     memory.clear()
     store?.close()
     store = nil
@@ -321,6 +378,14 @@ package final class GraphContext: @unchecked Sendable {
   /// only: every record, and no limit applies).
   package func cacheInfo() -> Result<(limit: Int, held: Int), StrataError> {
     locked { () -> Result<(limit: Int, held: Int), StrataError> in .success((cacheLimit, memory.readCount)) }
+  }
+
+  /// True while the last read call's read transaction is left open for
+  /// the next call (`LingeringReads`), for tests.
+  package var holdsLingeringRead: Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return lingering && store?.connection.inTransaction == true
   }
 
   /// True once closed.

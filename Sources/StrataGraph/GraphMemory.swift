@@ -79,12 +79,18 @@ final class GraphMemory {
   /// log's header is still the one of the last check (nobody committed
   /// since, so the snapshot, taken after that check, is the cache's), the
   /// file's `data_version` in the snapshot tells.
-  func endReading() {
+  ///
+  /// With `keepOpen`, a transaction whose snapshot is known to be the file
+  /// as it is now (the header unchanged, no failure) is left open for the
+  /// next call (`GraphContext`'s lingering read): answers true when it was.
+  @discardableResult
+  func endReading(keepOpen: Bool = false) -> Bool {
     let version = snapshotVersion
     snapshotVersion = nil
-    guard openedRead else { return }
+    guard openedRead else { return false }
     openedRead = false
-    guard let store else { return }
+    guard let store else { return false }
+    var current = false
     if let version, failure == nil {
       let header = store.connection.inTransaction ? store.connection.walHeader() : nil
       if header == nil || header != snapshotHeader {
@@ -93,9 +99,13 @@ final class GraphMemory {
         } catch {
           failure = error
         }
+      } else {
+        current = true
       }
     }
+    if keepOpen && current && store.connection.inTransaction { return true }
     try? store.connection.commitNow()
+    return false
   }
 
   /// The number of the current call (`startCall`): a record is marked with

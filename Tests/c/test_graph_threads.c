@@ -20,7 +20,13 @@
  * record key two threads hold), ctest under valgrind (every reference
  * released).
  *
- * usage: test_graph_threads [SECONDS]   (default 1.5)
+ * With FILE, the context is on that SQLite file (made anew): calls then read
+ * records from its tables on demand, and leave their read transactions open
+ * for the next call, which the context's helper thread ends once the context
+ * is idle (docs/graph.md, "Read blocks"); the threads pause now and then so
+ * that it does.
+ *
+ * usage: test_graph_threads [SECONDS [FILE]]   (default 1.5 s, in memory)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -53,6 +59,18 @@ static double seconds = 1.5, deadline;
 static int errors_seen;
 static long rounds_done;
 static pthread_mutex_t report = PTHREAD_MUTEX_INITIALIZER;
+static int on_file;
+
+/* The SQLite file at `path` and its log and shared-memory files, removed. */
+static void remove_file(const char *path) {
+    static const char *const suffixes[] = {"", "-wal", "-shm"};
+    char name[4096];
+    size_t i;
+    for (i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        remove(name);
+    }
+}
 
 static double now(void) {
     struct timespec t;
@@ -197,6 +215,11 @@ static void *work(void *argument) {
             if (strata_context_count(context, models[i], &err) < 0)
                 problem("a count", &err);
         }
+        if (on_file && rand_r(&seed) % 8 == 0) {
+            /* a pause past the idle time: the helper ends the read left open */
+            struct timespec pause = {0, 6 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
     }
     pthread_mutex_lock(&report);
     rounds_done += round;
@@ -240,9 +263,14 @@ int main(int argc, char **argv) {
     int i, whole;
     if (argc > 1)
         seconds = atof(argv[1]);
+    if (argc > 2) {
+        on_file = 1;
+        remove_file(argv[2]);
+    }
     schema_doc = json_loads(schema_text, 0, NULL);
     schema = strata_schema_loadb(schema_text, sizeof schema_text - 1, &err);
-    if (schema == NULL || schema_doc == NULL || (context = strata_context_open(schema, NULL, &err)) == NULL) {
+    if (schema == NULL || schema_doc == NULL ||
+        (context = strata_context_open(schema, argc > 2 ? argv[2] : NULL, &err)) == NULL) {
         fprintf(stderr, "test_graph_threads: %s\n", err.message);
         return 2;
     }
@@ -264,5 +292,7 @@ int main(int argc, char **argv) {
     strata_context_decref(context);
     strata_schema_decref(schema);
     json_decref(schema_doc);
+    if (argc > 2)
+        remove_file(argv[2]);
     return whole && errors_seen == 0 ? 0 : 1;
 }
