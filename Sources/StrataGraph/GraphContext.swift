@@ -106,6 +106,9 @@ package final class GraphContext: @unchecked Sendable {
   }
 
   deinit {
+    // first: the helper that ends reads left open calls the contexts it
+    // watches without retaining them, under its lock, which this waits for
+    LingeringReads.forget(self)
     memory.clear()
     store?.close()
     pthread_mutex_destroy(mutex)

@@ -18,10 +18,10 @@ import Glibc
 /// An open read transaction keeps other connections' checkpoints from
 /// copying the log back past its snapshot, so it must not stay open while
 /// the context is idle: this helper thread ends it `idle` after the
-/// context's last call. The thread runs while some context has a read
-/// left open and exits when none has. It takes no context's lock while
-/// holding its own, and only tries theirs (`pthread_mutex_trylock`): a
-/// context in a call is looked at again later.
+/// context's last call. The thread starts when a context first leaves a
+/// read open and sleeps while none does. It only tries the contexts'
+/// locks (`pthread_mutex_trylock`) while it holds its own: a context in a
+/// call is looked at again later.
 enum LingeringReads {
   /// How long a read transaction stays open after its context's last call,
   /// in nanoseconds: 5 ms.
@@ -42,18 +42,31 @@ enum LingeringReads {
     watcher.add(context, deadline)
   }
 
-  /// A context the helper watches, and when to look at it next.
+  /// Stops watching `context`: called first thing in its `deinit`, so that
+  /// the helper, which calls the contexts it watches without retaining them
+  /// (under its mutex), never calls one whose deinit has run.
+  static func forget(_ context: GraphContext) {
+    watcher.remove(context)
+  }
+
+  /// A context the helper watches (not retained: `forget` takes it out
+  /// before it goes), and when to look at it next.
   private struct Watched {
-    weak var context: GraphContext?
+    let context: Unmanaged<GraphContext>
     var deadline: Int64
   }
 
-  /// The contexts watched and the helper thread, under a mutex.
+  /// The contexts watched and the helper thread, under a mutex. The thread
+  /// is started when a context first leaves a read open and runs until the
+  /// process ends, asleep while no context is watched; the list keeps its
+  /// storage. So, once started, watching allocates nothing (leak checkers
+  /// that compare a run's allocations and frees, as libFuzzer's does, see
+  /// them even).
   private final class Watcher: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var watched: [Watched] = []
-    private var running = false
+    private var started = false
     private var forkHandlers = false
 
     init() {
@@ -63,44 +76,51 @@ enum LingeringReads {
       pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
       pthread_cond_init(wake, &attributes)
       pthread_condattr_destroy(&attributes)
+      watched.reserveCapacity(16)
     }
 
-    /// Adds `context`, starting the helper when it is not running; false
+    /// Adds `context`, starting the helper if it has not started; false
     /// when no thread can start (nothing is then watched).
     func add(_ context: GraphContext, _ deadline: Int64) -> Bool {
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
-      watched.append(Watched(context: context, deadline: deadline))
       if !forkHandlers {
         forkHandlers =
           pthread_atfork(LingeringReads.beforeFork, LingeringReads.afterFork, LingeringReads.afterForkInChild)
           == 0
       }
-      if running {
-        pthread_cond_signal(wake)
-        return true
+      if !started {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        var thread = pthread_t()
+        started =
+          pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0
+          && pthread_create(&thread, &attributes, LingeringReads.run, nil) == 0
+        guard started else { return false }
       }
-      var attributes = pthread_attr_t()
-      pthread_attr_init(&attributes)
-      defer { pthread_attr_destroy(&attributes) }
-      var thread = pthread_t()
-      running =
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0
-        && pthread_create(&thread, &attributes, LingeringReads.run, nil) == 0
-      if !running { watched.removeAll() }
-      return running
+      watched.append(Watched(context: Unmanaged.passUnretained(context), deadline: deadline))
+      pthread_cond_signal(wake)
+      return true
     }
 
-    /// The helper's loop: sleeps until the earliest deadline, then looks at
-    /// every context due; exits when no context is watched.
+    /// Takes `context` out of the list.
+    func remove(_ context: GraphContext) {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      let target = Unmanaged.passUnretained(context).toOpaque()
+      watched.removeAll { $0.context.toOpaque() == target }
+    }
+
+    /// The helper's loop: sleeps until the earliest deadline (or until a
+    /// context is added), then looks at every context due, in place.
     func loop() {
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
       while true {
-        watched.removeAll { $0.context == nil }
-        guard let earliest = watched.map(\.deadline).min() else {
-          running = false
-          return
+        guard let earliest = watched.lazy.map(\.deadline).min() else {
+          pthread_cond_wait(wake, mutex)
+          continue
         }
         let now = LingeringReads.now()
         if earliest > now {
@@ -109,19 +129,21 @@ enum LingeringReads {
           _ = pthread_cond_timedwait(wake, mutex, &until)
           continue
         }
-        var kept: [Watched] = []
-        for var entry in watched {
-          guard entry.deadline <= now else {
-            kept.append(entry)
+        var index = 0
+        while index < watched.count {
+          guard watched[index].deadline <= now else {
+            index += 1
             continue
           }
-          guard let context = entry.context else { continue }
-          if let next = context.endLingeringRead(ifIdleAt: now) {
-            entry.deadline = next
-            kept.append(entry)
+          // not retained: the context's deinit waits for this mutex (`forget`)
+          let next = watched[index].context._withUnsafeGuaranteedRef { $0.endLingeringRead(ifIdleAt: now) }
+          if let next {
+            watched[index].deadline = next
+            index += 1
+          } else {
+            watched.remove(at: index)
           }
         }
-        watched = kept
       }
     }
 
@@ -129,11 +151,12 @@ enum LingeringReads {
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
 
-    /// In a child made by `fork`: the helper is not there, and the
-    /// parent's contexts are not the child's to end reads of.
+    /// In a child made by `fork`: the helper is not there (the next read
+    /// left open starts one), and the parent's contexts are not the
+    /// child's to end reads of.
     func forgetHelper() {
-      running = false
-      watched.removeAll()
+      started = false
+      watched.removeAll(keepingCapacity: true)
       pthread_mutex_unlock(mutex)
     }
   }
