@@ -22,6 +22,7 @@ package enum CanonicalJSON {
     -> String
   {
     if Nesting.exceeds(value, depthLimit) { throw Nesting.tooDeep(what, depthLimit) }
+    if !sortKeys, let written = CompactJSONWriter.text(value) { return written }
     guard let dumped = json_dumps(value, sortKeys ? flags : flags & ~Int(JSON_SORT_KEYS)) else {
       throw StrataError(code: .argument, message: "cannot write \(what) as JSON text")
     }
