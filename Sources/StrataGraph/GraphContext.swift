@@ -54,10 +54,9 @@ package final class GraphContext: @unchecked Sendable {
   private var readBlocks = 0
   /// True while the read transaction of the last read call is left open
   /// for the next one (`LingeringReads`): its snapshot is the file as it
-  /// was when the log's header was `lingerHeader`, which is the cache's.
+  /// was when the log's header was `checkedHeader`, which is the cache's
+  /// (a header that moves ends it before `checkedHeader` changes).
   private var lingering = false
-  /// The log's header when the lingering read's call ended.
-  private var lingerHeader: WALHeader?
   /// When the lingering read is to end if no call comes (monotonic, ns).
   private var lingerUntil: Int64 = 0
   /// True while `LingeringReads` watches the context.
@@ -133,7 +132,7 @@ package final class GraphContext: @unchecked Sendable {
       return settled(body(), store)
     }
     let header = store.connection.walHeader()
-    if lingering && (header == nil || header != lingerHeader || !store.connection.inTransaction) {
+    if lingering && (header == nil || header != checkedHeader || !store.connection.inTransaction) {
       endLingeringRead(store)
     }
     do throws(StrataError) {
@@ -144,10 +143,7 @@ package final class GraphContext: @unchecked Sendable {
     memory.snapshotVersion = seenVersion
     memory.snapshotHeader = checkedHeader
     var result = body()
-    if memory.endReading(keepOpen: true) {
-      lingering = true
-      lingerHeader = checkedHeader
-    }
+    if memory.endReading(keepOpen: true) { lingering = true }
     if lingering { keepLingering(store) }
     if memory.stale && memory.failure == nil {
       memory.stale = false
@@ -273,7 +269,6 @@ package final class GraphContext: @unchecked Sendable {
   private func endLingeringRead(_ store: GraphStore) {
     guard lingering else { return }
     lingering = false
-    lingerHeader = nil
     try? store.connection.commitNow()
   }
 

@@ -103,7 +103,8 @@ final class GraphMemory {
         current = true
       }
     }
-    if keepOpen && current && store.connection.inTransaction { return true }
+    // `current` means the header was read inside the transaction, still open
+    if keepOpen && current { return true }
     try? store.connection.commitNow()
     return false
   }

@@ -100,8 +100,8 @@ extension TableLayout {
   /// do not exist yet, in `dialect`, in order: each model table (key
   /// columns, `strata_type`, `strata_stub`, `strata_extra`, one column per
   /// stored property, the key as primary key), its declared indexes and one
-  /// per to-one relationship (of the rows where it is not null); then each link table (owner key, position,
-  /// target key) and its index on the target.
+  /// per to-one relationship (of the rows where it is not null); then each
+  /// link table (owner key, position, target key) and its index on the target.
   package func creationStatements(_ dialect: SQLDialect) -> [String] {
     var statements: [String] = []
     for table in tables {
