@@ -19,12 +19,16 @@ file opened again in a fresh process.
   file), then the same keys again warm (from the cache; target >= 200 k/s
   cold, >= 1 M/s warm), and once more inside one read block
   (`with ctx.reading()`: no check of the file per call).
+- with BENCH_GRAPH_OPEN naming Benchmarks/c/bench_graph_open (scripts/bench
+  builds it), the same file is then read from C: open, cold and cached gets
+  of a tenth of the posts, and SQLite alone on the same keys.
 
 usage: bench_graph_pages.py [N]   (N defaults to 1,000,000)
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -194,6 +198,14 @@ def main() -> None:
         sys.stdout.flush()
         subprocess.run([sys.executable, __file__, "--read", path, str(n)], check=True)
         sys.stdout.flush()
+        reader = os.environ.get("BENCH_GRAPH_OPEN")
+        if reader and os.access(reader, os.X_OK):
+            # the same file from C (Benchmarks/c/bench_graph_open.c): open, cold and cached gets, SQLite alone
+            schema_path = os.path.join(folder, "schema.json")
+            with open(schema_path, "w") as out:
+                json.dump(SCHEMA_DOC, out)
+            subprocess.run([reader, path, schema_path, "Post", str(n), "3"], check=True)
+            sys.stdout.flush()
         peer_pages(folder, n)
     finally:
         shutil.rmtree(folder)

@@ -40,6 +40,8 @@ final class RelationCollector: RelationHolder {
   /// Sets `value` aside: the placeholder slot.
   func hold(_ value: JPtr, steps: [PathStep], model: Int) -> Slot {
     let tail = steps.count - base
+    // room for a record's few relationships at once, not grown one by one
+    if pending.capacity == 0 { pending.reserveCapacity(8) }
     if tail >= 0 && tail <= 2 {
       pending.append(
         Pending(

@@ -51,9 +51,7 @@ extension GraphStore {
     else { return nil }
     // the row read where it is (no array of cells), its links first
     let reading = statements.reading(table, in: layout, byKey: true)
-    let (links, unread) = try readLinks(table, in: layout, reading: reading, where: cells, listsUpTo: limit)
-    var own: [String: [RecordKey]] = [:]
-    for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+    let (own, unread) = try readLinks(of: cells, table, in: layout, reading: reading, listsUpTo: limit)
     return try connection.withStatement(reading.rows) {
       (statement) throws(StrataError) -> (RecordRows.Stored, [String: Int])? in
       try statement.bind(1, cells: cells)
@@ -199,6 +197,60 @@ extension GraphStore {
     }
   }
 
+  /// The targets of the to-many lists of the one record whose key cells
+  /// are `key`, by property name (a property without link rows may be
+  /// missing); `listsUpTo` as for `readLinks(_:in:reading:where:listsUpTo:)`.
+  /// The common read of a cold `get`: no table of owners, each list made
+  /// once.
+  private func readLinks(
+    of key: [SQLCell], _ table: TableLayout.Table, in layout: TableLayout, reading: StoreStatements.Reading,
+    listsUpTo limit: Int?
+  ) throws(StrataError) -> (links: [String: [RecordKey]], unread: [String: Int]) {
+    guard !reading.links.isEmpty else { return ([:], [:]) }
+    var links: [String: [RecordKey]] = .init(minimumCapacity: reading.links.count)
+    var unread: [String: Int] = [:]
+    let width = Int32(table.keyColumns.count)
+    for (number, (property, sql)) in reading.links.enumerated() {
+      guard let stored = table.property(property), case .toMany(let target, let name) = stored.storage,
+        let targetTable = layout.table(target)
+      else { continue }
+      let total = width + Int32(targetTable.keyColumns.count)
+      let plainTarget = targetTable.keyParts == [.value(.integer)]
+      var targets: [RecordKey] = []
+      let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
+        try statement.bind(1, cells: key)
+        var rows = 0
+        while try statement.step() {
+          rows += 1
+          if let limit, rows > limit { return true }
+          // an integer key read as it is (no cells)
+          if plainTarget, statement.columnType(width) == SQLITE_INTEGER {
+            targets.append(.int(statement.int64(width)))
+            continue
+          }
+          let cells = (width..<total).map(statement.cell)
+          guard let targetKey = RecordRows.key(cells[...], parts: targetTable.keyParts) else {
+            throw RecordRows.damaged("a row of '\(name)' does not hold keys")
+          }
+          targets.append(targetKey)
+        }
+        return false
+      }
+      if long {
+        if number < reading.counts.count {
+          unread[property] = try connection.withStatement(reading.counts[number]) {
+            (statement) throws(StrataError) -> Int in
+            try statement.bind(1, cells: key)
+            return try statement.step() ? Int(truncatingIfNeeded: statement.int64(0)) : 0
+          }
+        }
+        continue
+      }
+      if !targets.isEmpty { links[property] = targets }
+    }
+    return (links, unread)
+  }
+
   /// The targets of the to-many lists of `table`'s records, by property and
   /// owner (of the record of `key` alone, or of every record); with
   /// `limit`, a list of one record longer than that is left out and its
@@ -288,8 +340,7 @@ extension GraphStore {
       var own: [String: [RecordKey]] = [:]
       if !reading.links.isEmpty {  // a table without to-many lists: no key cells copied, no lookups
         let keyCells = Array(cells[0..<table.keyColumns.count])
-        let (links, _) = try readLinks(table, in: layout, reading: reading, where: keyCells, listsUpTo: nil)
-        for (name, byOwner) in links { own[name] = byOwner[recordKey] }
+        own = try readLinks(of: keyCells, table, in: layout, reading: reading, listsUpTo: nil).links
       }
       let stored = try RecordRows.stored(
         table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },

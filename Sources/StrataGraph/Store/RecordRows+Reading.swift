@@ -1,4 +1,5 @@
 import CJansson
+import CSQLite
 import Strata
 
 /// Rows back to records: a row's cells (and its link rows' keys) as the
@@ -133,6 +134,22 @@ extension RecordRows {
         case .column(let kind):
           try set(index, name, try cells.value(range.lowerBound, kind: kind, what: what(name)))
         case .toOne(let target):
+          // one integer column: the cell read as it is (no cells made)
+          if range.count == 1, let parts = layout.keyParts(of: target), parts.count == 1,
+            parts[0] == .value(.integer)
+          {
+            if cells.isNull(range.lowerBound) {
+              try set(index, name, json_null())
+              continue
+            }
+            if let id = cells.integer(range.lowerBound) {
+              guard let made = RecordKey.int(id).makeJSON() else {
+                throw StrataError(code: .oom, message: "out of memory")
+              }
+              try set(index, name, made)
+              continue
+            }
+          }
           let keyCells = cells.slice(range)
           if keyCells.allSatisfy(\.isNull) {
             try set(index, name, json_null())
@@ -257,6 +274,10 @@ protocol RowCells {
   subscript(_ index: Int) -> SQLCell { get }
   /// The cells in `range`.
   func slice(_ range: Range<Int>) -> ArraySlice<SQLCell>
+  /// True when cell `index` is NULL.
+  func isNull(_ index: Int) -> Bool
+  /// Cell `index` when it holds an integer, else nil.
+  func integer(_ index: Int) -> Int64?
   /// Cell `index` as the jansson value of a column of `kind` (a new reference).
   func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
     -> JPtr
@@ -264,6 +285,13 @@ protocol RowCells {
 
 extension Array: RowCells where Element == SQLCell {
   func slice(_ range: Range<Int>) -> ArraySlice<SQLCell> { self[range] }
+
+  func isNull(_ index: Int) -> Bool { self[index].isNull }
+
+  func integer(_ index: Int) -> Int64? {
+    if case .integer(let value) = self[index] { return value }
+    return nil
+  }
 
   func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
     -> JPtr
@@ -282,6 +310,12 @@ struct StatementRow: RowCells {
   subscript(_ index: Int) -> SQLCell { statement.cell(Int32(index)) }
 
   func slice(_ range: Range<Int>) -> ArraySlice<SQLCell> { range.map { self[$0] }[...] }
+
+  func isNull(_ index: Int) -> Bool { statement.columnType(Int32(index)) == SQLITE_NULL }
+
+  func integer(_ index: Int) -> Int64? {
+    statement.columnType(Int32(index)) == SQLITE_INTEGER ? statement.int64(Int32(index)) : nil
+  }
 
   /// A text column's string made from SQLite's bytes (ASCII as it is,
   /// other text checked as UTF-8 by jansson; bytes that are not go the way
