@@ -12,7 +12,8 @@
  * program makes them), then the same keys again (cached), then SQLite
  * alone on the same keys (the row by key, every column read, a read
  * transaction each; what a cold get cannot beat). Prints the best and the
- * median of the rounds.
+ * median of the rounds. BENCH_OPEN_GETS=K makes it K gets a round (to
+ * profile: `valgrind --tool=callgrind --toggle-collect=gets`).
  */
 #define _GNU_SOURCE
 #include <jansson.h>
@@ -155,6 +156,8 @@ int main(int argc, char **argv) {
     if (schema == NULL)
         fail("schema", &err);
     keys = sample(n, &count);
+    if (getenv("BENCH_OPEN_GETS") != NULL && (size_t)atoll(getenv("BENCH_OPEN_GETS")) < count)
+        count = (size_t)atoll(getenv("BENCH_OPEN_GETS")); /* fewer gets a round (for callgrind) */
     open_ms = calloc((size_t)rounds, sizeof *open_ms);
     added = calloc((size_t)rounds, sizeof *added);
     cold = calloc((size_t)rounds, sizeof *cold);

@@ -92,7 +92,12 @@ extension GraphMemory {
         })
     }
     var state = RecordState(model: model, object: object, isStub: isStub)
-    let held = GraphLoading.setLinksAside(object, model, collector: collector)
+    var held = GraphLoading.setLinksAside(object, model, collector: collector)
+    // the lists read as keys (the mapper saw them empty)
+    for (index, keys) in readStored?.lists ?? [] where index < held.count {
+      guard case .many = held[index] else { continue }
+      held[index] = .many(keys.map { $0 })
+    }
     for index in model.relations where index < held.count {
       guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
         continue

@@ -47,6 +47,12 @@ extension RecordRows {
     /// `absent` list, by property index): absent when read back, where a
     /// property merely missing from the row takes its default.
     var absent: [Int] = []
+    /// The to-many lists given as their targets' keys, by property index:
+    /// their values hold an empty list, which the mapper checks for the
+    /// property (the keys were checked against the target's key columns as
+    /// they were read, and a list no rule looks at needs no more), so that
+    /// no key is made into JSON and read back from it.
+    var lists: [(index: Int, keys: [RecordKey])] = []
 
     /// Drops the references held.
     func release() {
@@ -162,6 +168,11 @@ extension RecordRows {
           }
         case .toMany:
           guard let list = json_array() else { throw StrataError(code: .oom, message: "out of memory") }
+          if index < type.properties.count && type.properties[index].rules == nil {
+            try set(index, name, list)
+            stored.lists.append((index, links[name] ?? []))
+            continue
+          }
           for target in links[name] ?? [] {
             _ = json_array_append_new(list, target.makeJSON() ?? json_null())
           }
