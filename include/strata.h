@@ -1157,6 +1157,31 @@ int strata_context_set_cache_limit(strata_context_t *context, size_t records, st
 int strata_context_cache_info(strata_context_t *context, size_t *limit, size_t *held, strata_error_t *error);
 
 /**
+ * Reads up to `bytes` of the context's SQLite file through a memory map
+ * (SQLite's `PRAGMA mmap_size`; 0, the default, reads pages with pread()).
+ * Cold reads of a large file then take their pages from the operating
+ * system's cache without a copy (docs/graph.md, "Reading through a memory
+ * map"). The price: an I/O error of the disk, or the file cut short by a
+ * program that does not lock it as SQLite does, stops the process with
+ * SIGBUS instead of failing a call; leave it off where that can happen
+ * (network filesystems, removable disks). SQLite caps the size at the limit
+ * it was built with: strata_context_memory_map() gives what holds. A context
+ * in memory or on PostgreSQL takes the call and maps nothing.
+ *
+ * `bytes` is a `size_t` passed as is (values above PTRDIFF_MAX are an
+ * "argument" error). Returns 0, or -1 with `error` filled (a NULL or closed
+ * context, a call inside a read block).
+ */
+int strata_context_set_memory_map(strata_context_t *context, size_t bytes, strata_error_t *error);
+
+/**
+ * How many bytes of its file the context reads through a memory map now, in
+ * `*bytes` (may be NULL; 0 when none, in memory, or on PostgreSQL). Returns
+ * 0, or -1 with `error` filled (a NULL or closed context).
+ */
+int strata_context_memory_map(strata_context_t *context, size_t *bytes, strata_error_t *error);
+
+/**
  * Opens a read block on `context` (docs/graph.md, "Read blocks"): until the
  * matching strata_context_end_read(), every call of the context, from any
  * thread, reads one snapshot of its file (a read transaction held from the

@@ -197,6 +197,26 @@ public func strata_context_set_cache_limit(
   return engine.setCacheLimit(records).toC(error)
 }
 
+/// Reads up to `bytes` of a file context's SQLite file through a memory map.
+@_cdecl("strata_context_set_memory_map")
+public func strata_context_set_memory_map(
+  _ context: OpaquePointer?, _ bytes: Int, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  guard bytes >= 0 else {
+    ErrorReporting.fail(.argument, "the memory map's size is too large", error)
+    return -1
+  }
+  return onContext(context, error) { engine in engine.setMemoryMap(bytes) }
+}
+
+/// How many bytes of its file a context reads through a memory map now.
+@_cdecl("strata_context_memory_map")
+public func strata_context_memory_map(
+  _ context: OpaquePointer?, _ bytes: UnsafeMutablePointer<Int>?, _ error: UnsafeMutableRawPointer?
+) -> Int32 {
+  onContext(context, error) { engine in engine.memoryMap().map { bytes?.pointee = $0 } }
+}
+
 /// The cache's limit and how many records it holds now.
 @_cdecl("strata_context_cache_info")
 public func strata_context_cache_info(

@@ -222,6 +222,19 @@ public final class Context: Sendable {
   /// default is 50,000.
   public func setCacheLimit(_ records: Int) throws(StrataError) { try engine.setCacheLimit(records).get() }
 
+  /// Reads up to `bytes` of the context's SQLite file through a memory map
+  /// (SQLite's `mmap_size`; 0, the default, reads pages with `pread`). Cold
+  /// reads of a large file get faster; the price is in docs/graph.md,
+  /// "Reading through a memory map": an I/O error of the disk, or the file
+  /// cut short by a program that does not lock it as SQLite does, stops the
+  /// process with SIGBUS instead of failing a call. A context in memory or
+  /// on PostgreSQL maps nothing. An `argument` error inside a read block.
+  public func setMemoryMap(_ bytes: Int) throws(StrataError) { try engine.setMemoryMap(bytes).get() }
+
+  /// How many bytes of the file the context reads through a memory map now
+  /// (SQLite caps what `setMemoryMap` asks at the limit it was built with).
+  public func memoryMap() throws(StrataError) -> Int { try engine.memoryMap().get() }
+
   /// The cache's limit and how many records the context holds in memory now.
   public func cacheInfo() throws(StrataError) -> (limit: Int, held: Int) { try engine.cacheInfo().get() }
 

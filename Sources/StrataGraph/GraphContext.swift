@@ -372,6 +372,50 @@ package final class GraphContext: @unchecked Sendable {
     }
   }
 
+  /// Reads up to `bytes` of the context's SQLite file through a memory map
+  /// (`PRAGMA mmap_size`; 0, the default, turns it off): a cold read then
+  /// takes its pages from the operating system's cache without a copy. A
+  /// context in memory or on PostgreSQL takes the call and maps nothing.
+  /// Refused inside a read block (its snapshot holds pages of the file).
+  /// The price (docs/graph.md, "Reading through a memory map"): an I/O error
+  /// of the disk, or the file cut short by a program that does not lock it
+  /// as SQLite does, stops the process with SIGBUS instead of failing a call.
+  package func setMemoryMap(_ bytes: Int) -> Result<Void, StrataError> {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    guard bytes >= 0 else {
+      return .failure(StrataError(code: .argument, message: "the memory map's size cannot be negative"))
+    }
+    guard readBlocks == 0, !changing else {
+      return .failure(
+        StrataError(code: .argument, message: "the memory map cannot change inside a read block or an import")
+      )
+    }
+    guard let sqlite = store?.sqlite else { return .success(()) }
+    if let store { endLingeringRead(store) }
+    do throws(StrataError) {
+      try sqlite.setMemoryMap(Int64(bytes))
+    } catch {
+      return .failure(error)
+    }
+    return .success(())
+  }
+
+  /// How many bytes of the file the context reads through a memory map now
+  /// (`setMemoryMap`; 0 when none, in memory, or on PostgreSQL).
+  package func memoryMap() -> Result<Int, StrataError> {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    if closed { return .failure(StrataError(code: .argument, message: "the context is closed")) }
+    guard let sqlite = store?.sqlite else { return .success(0) }
+    do throws(StrataError) {
+      return .success(Int(try sqlite.memoryMap()))
+    } catch {
+      return .failure(error)
+    }
+  }
+
   /// The cache's limit and the number of records it holds now (in memory
   /// only: every record, and no limit applies).
   package func cacheInfo() -> Result<(limit: Int, held: Int), StrataError> {

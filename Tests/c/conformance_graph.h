@@ -178,11 +178,13 @@ static int graph_import(const char *file, const char *name, const char *label, s
 /* The cache limit the contexts of the running case get (-1: the default). */
 static long graph_cache = -1;
 
-/* Opens a context on `path` (NULL: in memory) with the case's cache limit. */
+/* Opens a context on `path` (NULL: in memory) with the case's cache limit;
+   a context that caches nothing also reads through a memory map. */
 static strata_context_t *graph_open(strata_schema_t *schema, const char *path, strata_error_t *err) {
     strata_context_t *context = strata_context_open(schema, path, err);
     if (context != NULL && graph_cache >= 0 &&
-        strata_context_set_cache_limit(context, (size_t)graph_cache, err) != 0) {
+        (strata_context_set_cache_limit(context, (size_t)graph_cache, err) != 0 ||
+         strata_context_set_memory_map(context, (size_t)1 << 24, err) != 0)) {
         strata_context_decref(context);
         return NULL;
     }

@@ -694,6 +694,15 @@ int main(void) {
             CHECK(strata_context_cache_info(context, NULL, NULL, &err) == 0);
             CHECK(strata_context_cache_info(context, &limit, &held, NULL) == 0 && limit == 10 && held > 0);
         }
+        {
+            size_t mapped = 7;
+            CHECK_ARG(strata_context_set_memory_map(NULL, 1, &err) == -1);
+            CHECK_ARG(strata_context_set_memory_map(context, (size_t)-1, &err) == -1);
+            CHECK(strata_context_set_memory_map(context, (size_t)1 << 20, &err) == 0 && err.code == STRATA_OK);
+            CHECK_ARG(strata_context_memory_map(NULL, &mapped, &err) == -1);
+            CHECK(strata_context_memory_map(context, NULL, &err) == 0);
+            CHECK(strata_context_memory_map(context, &mapped, NULL) == 0 && mapped == 0); /* in memory: none */
+        }
         /* read blocks: balanced, nested, an end without a begin refused */
         CHECK_ARG(strata_context_begin_read(NULL, &err) == -1);
         CHECK_ARG(strata_context_end_read(NULL, &err) == -1);
@@ -701,6 +710,8 @@ int main(void) {
         CHECK(strstr(err.message, "no read block") != NULL);
         CHECK(strata_context_begin_read(context, &err) == 0 && strata_context_begin_read(context, NULL) == 0);
         CHECK(strata_context_count(context, "User", &err) >= 0);
+        CHECK_ARG(strata_context_set_memory_map(context, 0, &err) == -1);
+        CHECK(strstr(err.message, "read block") != NULL);
         CHECK(strata_context_end_read(context, NULL) == 0 && strata_context_end_read(context, &err) == 0);
         CHECK_ARG(strata_context_end_read(context, &err) == -1);
         CHECK_ARG(strata_context_delete(NULL, record, &err) == -1);
@@ -722,6 +733,8 @@ int main(void) {
         CHECK_ARG(strata_context_check(context, &err) == -1);
         CHECK_ARG(strata_context_set_cache_limit(context, 10, &err) == -1);
         CHECK_ARG(strata_context_cache_info(context, NULL, NULL, &err) == -1);
+        CHECK_ARG(strata_context_set_memory_map(context, 0, &err) == -1);
+        CHECK_ARG(strata_context_memory_map(context, NULL, &err) == -1);
         CHECK_ARG(strata_context_begin_read(context, &err) == -1);
         strata_context_decref(context);
         strata_model_decref(record);

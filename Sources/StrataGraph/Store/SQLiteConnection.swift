@@ -330,6 +330,27 @@ package final class SQLiteConnection {
     if inTransaction { try execute("COMMIT") }
   }
 
+  /// How many bytes at the start of the file SQLite reads through a memory
+  /// map (`PRAGMA mmap_size`); 0, the default, reads pages with `pread`.
+  /// A file in memory is never mapped (0).
+  package func memoryMap() throws(StrataError) -> Int64 {
+    if isMemory { return 0 }
+    return try withStatement("PRAGMA mmap_size") { (statement) throws(StrataError) -> Int64 in
+      try statement.step() ? statement.int64(0) : 0
+    }
+  }
+
+  /// Asks SQLite to read up to `bytes` of the file through a memory map (0
+  /// turns the map off). SQLite caps the size at the limit it was built
+  /// with (`memoryMap()` gives what holds). Called outside a transaction:
+  /// inside one, SQLite keeps the map it has while pages of it are in use.
+  package func setMemoryMap(_ bytes: Int64) throws(StrataError) {
+    if isMemory { return }
+    try withStatement("PRAGMA mmap_size=\(max(0, bytes))") { (statement) throws(StrataError) in
+      _ = try statement.step()
+    }
+  }
+
   /// The counter SQLite changes when another connection (of this process
   /// or another) commits to the file (`PRAGMA data_version`): equal values
   /// mean nobody else wrote in between. Commits of this connection leave it.

@@ -65,10 +65,14 @@ func runGraphCase(_ testCase: ConformanceCase) -> Bool {
   return true
 }
 
-/// Opens a context for a case, with the cache limit given (nil: the default).
+/// Opens a context for a case, with the cache limit given (nil: the
+/// default); a context that caches nothing also reads through a memory map.
 private func openGraph(_ schema: Schema, _ path: String?, cache: Int?) throws(StrataError) -> Context {
   let context = try Context(schema: schema, path: path)
-  if let cache { try context.setCacheLimit(cache) }
+  if let cache {
+    try context.setCacheLimit(cache)
+    try context.setMemoryMap(1 << 24)
+  }
   return context
 }
 

@@ -741,6 +741,32 @@ class Context:
             raise StrataError(last_errors(error), "cannot set the cache limit")
 
     @property
+    def memory_map(self) -> int:
+        """How many bytes of its SQLite file the context reads through a
+        memory map (SQLite's ``mmap_size``; 0, the default, reads pages with
+        ``pread``). Settable: cold reads of a large file get faster, and an
+        I/O error of the disk, or the file cut short by a program that does
+        not lock it as SQLite does, then stops the process with SIGBUS
+        instead of raising (docs/graph.md, "Reading through a memory map").
+        SQLite caps what is asked at the limit it was built with; a context
+        in memory or on PostgreSQL maps nothing (0)."""
+        error = strata_error_t()
+        size = c_size_t(0)
+        if lib.strata_context_memory_map(self._live(), byref(size), byref(error)) != 0:
+            raise StrataError(last_errors(error), "cannot read the memory map's size")
+        return size.value
+
+    @memory_map.setter
+    def memory_map(self, size: int) -> None:
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise TypeError(f"strata: memory_map is an int, not {type(size).__name__}")
+        if size < 0:
+            raise ValueError("strata: memory_map cannot be negative")
+        error = strata_error_t()
+        if lib.strata_context_set_memory_map(self._live(), size, byref(error)) != 0:
+            raise StrataError(last_errors(error), "cannot set the memory map")
+
+    @property
     def cached(self) -> int:
         """The number of records (read or written) the context holds in memory now."""
         return self._cache_info()[1]

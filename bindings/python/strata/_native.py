@@ -362,6 +362,8 @@ FUNCTIONS: Tuple[Tuple[str, Any, Tuple[Any, ...]], ...] = (
     ("strata_context_delete", c_int, (context_p, model_p, error_p)),
     ("strata_context_check", c_int, (context_p, error_p)),
     ("strata_context_set_cache_limit", c_int, (context_p, c_size_t, error_p)),
+    ("strata_context_set_memory_map", c_int, (context_p, c_size_t, error_p)),
+    ("strata_context_memory_map", c_int, (context_p, POINTER(c_size_t), error_p)),
     ("strata_context_cache_info", c_int, (context_p, POINTER(c_size_t), POINTER(c_size_t), error_p)),
     ("strata_context_begin_read", c_int, (context_p, error_p)),
     ("strata_context_end_read", c_int, (context_p, error_p)),

@@ -180,8 +180,9 @@ def _drop_postgres_graph(url: str) -> None:
 
 def _open(schema: strata.Schema, path: Optional[str], cache: Optional[int]) -> strata.Context:
     context = schema.context(path)
-    if cache is not None:
+    if cache is not None:  # a context that caches nothing also reads through a memory map
         context.cache_limit = cache
+        context.memory_map = 1 << 24
     return context
 
 
