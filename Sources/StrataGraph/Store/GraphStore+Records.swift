@@ -216,6 +216,7 @@ extension GraphStore {
       else { continue }
       let total = width + Int32(targetTable.keyColumns.count)
       let plainTarget = targetTable.keyParts == [.value(.integer)]
+      let textTarget = targetTable.keyParts == [.value(.text)]
       var targets: [RecordKey] = []
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         try statement.bind(1, cells: key)
@@ -223,9 +224,13 @@ extension GraphStore {
         while try statement.step() {
           rows += 1
           if let limit, rows > limit { return true }
-          // an integer key read as it is (no cells)
+          // a key of one integer or one text column read as it is (no cells)
           if plainTarget, statement.columnType(width) == SQLITE_INTEGER {
             targets.append(.int(statement.int64(width)))
+            continue
+          }
+          if textTarget, let text = statement.text(width) {
+            targets.append(.string(text))
             continue
           }
           let cells = (width..<total).map(statement.cell)
@@ -274,14 +279,19 @@ extension GraphStore {
       let only = key.flatMap { RecordRows.key($0[...], parts: table.keyParts) }
       let first = only == nil ? 0 : width
       let plainTarget = targetTable.keyParts == [.value(.integer)]
+      let textTarget = targetTable.keyParts == [.value(.text)]
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         if let key { try statement.bind(1, cells: key) }
         while try statement.step() {
           rows += 1
           if let limit, key != nil, rows > limit { return true }
-          // one record's list of integer keys: each read as it is (no cells)
+          // one record's list of integer or text keys: each read as it is (no cells)
           if let only, plainTarget, statement.columnType(first) == SQLITE_INTEGER {
             byOwner[only, default: []].append(.int(statement.int64(first)))
+            continue
+          }
+          if let only, textTarget, let text = statement.text(first) {
+            byOwner[only, default: []].append(.string(text))
             continue
           }
           let cells = (first..<total).map(statement.cell)
