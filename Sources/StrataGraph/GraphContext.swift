@@ -392,8 +392,8 @@ package final class GraphContext: @unchecked Sendable {
         StrataError(code: .argument, message: "the memory map cannot change inside a read block or an import")
       )
     }
-    guard let sqlite = store?.sqlite else { return .success(()) }
-    if let store { endLingeringRead(store) }
+    guard let store, let sqlite = store.sqlite else { return .success(()) }
+    endLingeringRead(store)
     do throws(StrataError) {
       try sqlite.setMemoryMap(Int64(bytes))
     } catch {

@@ -215,8 +215,7 @@ extension GraphStore {
         let targetTable = layout.table(target)
       else { continue }
       let total = width + Int32(targetTable.keyColumns.count)
-      let plainTarget = targetTable.keyParts == [.value(.integer)]
-      let textTarget = targetTable.keyParts == [.value(.text)]
+      let plain = PlainKey(targetTable.keyParts)
       var targets: [RecordKey] = []
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         try statement.bind(1, cells: key)
@@ -224,13 +223,8 @@ extension GraphStore {
         while try statement.step() {
           rows += 1
           if let limit, rows > limit { return true }
-          // a key of one integer or one text column read as it is (no cells)
-          if plainTarget, statement.columnType(width) == SQLITE_INTEGER {
-            targets.append(.int(statement.int64(width)))
-            continue
-          }
-          if textTarget, let text = statement.text(width) {
-            targets.append(.string(text))
+          if let target = plain.read(statement, width) {
+            targets.append(target)
             continue
           }
           let cells = (width..<total).map(statement.cell)
@@ -278,20 +272,15 @@ extension GraphStore {
       // one record's links: its key decoded once, each row's target columns alone
       let only = key.flatMap { RecordRows.key($0[...], parts: table.keyParts) }
       let first = only == nil ? 0 : width
-      let plainTarget = targetTable.keyParts == [.value(.integer)]
-      let textTarget = targetTable.keyParts == [.value(.text)]
+      let plain = PlainKey(targetTable.keyParts)
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         if let key { try statement.bind(1, cells: key) }
         while try statement.step() {
           rows += 1
           if let limit, key != nil, rows > limit { return true }
-          // one record's list of integer or text keys: each read as it is (no cells)
-          if let only, plainTarget, statement.columnType(first) == SQLITE_INTEGER {
-            byOwner[only, default: []].append(.int(statement.int64(first)))
-            continue
-          }
-          if let only, textTarget, let text = statement.text(first) {
-            byOwner[only, default: []].append(.string(text))
+          // one record's list: each target read as it is when it can be (no cells)
+          if let only, let target = plain.read(statement, first) {
+            byOwner[only, default: []].append(target)
             continue
           }
           let cells = (first..<total).map(statement.cell)
@@ -359,5 +348,31 @@ extension GraphStore {
     }
     done = true
     return made
+  }
+}
+
+/// A link row's target key when it is one integer or one text column: read
+/// from its column as it is, with no row of cells (a cold `get` reads many
+/// link rows). Any other key, or a cell of another type, is left to the
+/// general path (`RecordRows.key`), which gives the same key for these.
+private enum PlainKey {
+  case integer, text, other
+
+  init(_ parts: [TableLayout.KeyPart]) {
+    switch parts {
+    case [.value(.integer)]: self = .integer
+    case [.value(.text)]: self = .text
+    default: self = .other
+    }
+  }
+
+  /// The key in column `column` of the row `statement` is on, or nil for the general path.
+  @inline(__always)
+  func read(_ statement: any StoreStatement, _ column: Int32) -> RecordKey? {
+    switch self {
+    case .integer: return statement.columnType(column) == SQLITE_INTEGER ? .int(statement.int64(column)) : nil
+    case .text: return statement.text(column).map { .string($0) }
+    case .other: return nil
+    }
   }
 }
