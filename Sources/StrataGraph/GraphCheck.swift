@@ -197,6 +197,64 @@ struct GraphCheck {
     }
   }
 
+  /// A record whose links are kept as keys (`GraphRecord.unmadeLinks`):
+  /// one entry per relationship, and each relationship's keys are what its
+  /// object shows and what the file's record links to.
+  mutating func checkUnmade(
+    _ record: GraphRecord, _ unmade: ContiguousArray<GraphLoading.UnmadeLink>, against file: GraphRecord
+  ) {
+    let model = record.storedState.model
+    guard unmade.count == model.relations.count else {
+      broken(record, "", "it keeps \(unmade.count) links as keys for \(model.relations.count) relationships")
+      return
+    }
+    guard let own = record.storedState.object.dictionary(archive: true) else { return }
+    defer { JValue.release(own) }
+    func keys(_ records: ArraySlice<GraphRecord>) -> JPtr? {
+      guard let array = json_array() else { return nil }
+      for target in records { _ = json_array_append(array, target.keyJSON) }
+      return array
+    }
+    for (position, index) in model.relations.enumerated() where index < model.properties.count {
+      let name = model.properties[index].name
+      let kept: JPtr?
+      switch unmade[position] {
+      case .none: kept = nil
+      case .null: kept = json_null()
+      case .one(let key): kept = key.makeJSON()
+      case .many(let list):
+        kept = json_array()
+        for key in list { if let kept, let made = key.makeJSON() { _ = json_array_append_new(kept, made) } }
+      }
+      defer { if let kept { JValue.release(kept) } }
+      let fileLink = index < file.state.links.count ? file.state.links[index] : .absent
+      let stored: JPtr?
+      switch fileLink {
+      case .absent: stored = nil
+      case .null: stored = json_null()
+      case .one(let target): stored = JValue.retain(target.keyJSON)
+      case .many(let list): stored = keys(list.items)
+      }
+      defer { if let stored { JValue.release(stored) } }
+      let shown = json_object_get(own, name)
+      func same(_ a: JPtr?, _ b: JPtr?) -> Bool {
+        if let a, let b { return json_equal(a, b) != 0 }
+        return a == nil && b == nil
+      }
+      if !same(kept, shown) {
+        broken(
+          record, name,
+          "it keeps \(kept.map(Mapper.show) ?? "nothing") as its link's keys; its object shows \(shown.map(Mapper.show) ?? "nothing")"
+        )
+      } else if !same(kept, stored) {
+        broken(
+          record, name,
+          "it keeps \(kept.map(Mapper.show) ?? "nothing") as its link's keys; the file holds \(stored.map(Mapper.show) ?? "nothing")"
+        )
+      }
+    }
+  }
+
   /// The cache of a file context holds the file's records (`memory` is the
   /// file read in whole): each record read has the file's values and
   /// links, links to the cache's own record of each key, and knows the
@@ -215,6 +273,21 @@ struct GraphCheck {
         if record.isFault { continue }
         if record.staleObject { cache.showLists(record) }
         let state = record.storedState
+        if let unmade = record.unmadeLinks {
+          // a record read for a get keeps its links as keys (not made here:
+          // checking must not change what it checks)
+          checkUnmade(record, unmade, against: file)
+        } else if let own = state.object.dictionary(archive: true) {
+          // its object shows what its links hold
+          defer { JValue.release(own) }
+          if let linked = GraphOutput.materialize(state, schema: schema).dictionary(archive: true) {
+            defer { JValue.release(linked) }
+            if json_equal(own, linked) == 0 {
+              broken(
+                record, "", "its object shows \(Mapper.show(own)); its links \(Mapper.show(linked))")
+            }
+          }
+        }
         if record.pendingLists != state.hasPendingLists {
           broken(record, "", "the cache's note of its unread lists is wrong")
         }

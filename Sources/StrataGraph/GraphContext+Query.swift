@@ -37,7 +37,7 @@ extension GraphContext {
 
   /// The objects of the records the query selects.
   private func objects(_ query: GraphQuery) throws(StrataError) -> [ModelObject] {
-    try run(query).map(\.state.object)
+    try run(query).map(\.shownState.object)
   }
 
   /// The query as SQL over the file's tables, selecting the records' whole

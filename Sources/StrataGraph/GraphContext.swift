@@ -422,6 +422,14 @@ package final class GraphContext: @unchecked Sendable {
     locked { () -> Result<(limit: Int, held: Int), StrataError> in .success((cacheLimit, memory.readCount)) }
   }
 
+  /// The records the cache holds: `all`, faults (records known by key,
+  /// not read) included, and `read`, without them; for tests.
+  package var cacheCounts: (read: Int, all: Int) {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return (memory.readCount, memory.count)
+  }
+
   /// True while the last read call's read transaction is left open for
   /// the next call (`LingeringReads`), for tests.
   package var holdsLingeringRead: Bool {
@@ -800,9 +808,9 @@ package final class GraphContext: @unchecked Sendable {
     case .failure(let error): return .failure(error)
     case .success(let recordKey):
       guard let record = memory.record(type.keyRoot, recordKey),
-        record.state.model.isSelfOrDescendant(of: type)
+        record.shownState.model.isSelfOrDescendant(of: type)
       else { return .success(nil) }
-      return .success(record.state.object)
+      return .success(record.shownState.object)
     }
   }
 
@@ -894,8 +902,8 @@ package final class GraphContext: @unchecked Sendable {
       case .success(let type):
         return Result { () throws(StrataError) in
           try memory.readAll(type.keyRoot).filter {
-            $0.state.model.isSelfOrDescendant(of: type) && (stubs || !$0.state.isStub)
-          }.map(\.state.object)
+            $0.shownState.model.isSelfOrDescendant(of: type) && (stubs || !$0.shownState.isStub)
+          }.map(\.shownState.object)
         }
       }
     }
@@ -994,8 +1002,8 @@ package final class GraphContext: @unchecked Sendable {
         }
         switch index < record.state.links.count ? record.state.links[index] : .absent {
         case .absent, .null: return .success(nil)
-        case .one(let target): return .success([target.state.object])
-        case .many(let list): return .success(list.items.map(\.state.object))
+        case .one(let target): return .success([target.shownState.object])
+        case .many(let list): return .success(list.items.map(\.shownState.object))
         }
       }
     }

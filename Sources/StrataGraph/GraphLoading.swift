@@ -9,6 +9,12 @@ enum GraphLoading {
     case none, null, one(RecordKey?), many([RecordKey?])
   }
 
+  /// What a relationship of a record read for a get holds, its keys checked
+  /// (`GraphRecord.unmadeLinks`).
+  enum UnmadeLink {
+    case none, null, one(RecordKey), many([RecordKey])
+  }
+
   /// Reads the file's records into `memory` and links them. A file that
   /// must be rewritten first (format 1, tables of another schema, records of
   /// an older version: `GraphStore.needsRewrite`) is read, migrated and
@@ -177,6 +183,127 @@ enum GraphLoading {
     }
     collector.drop(to: 0)
     return held
+  }
+
+  /// The relationships of a record read for a get, left in its object as
+  /// their targets' keys (what `GraphOutput.materializeInPlace` would show:
+  /// each key as `RecordKey.makeJSON` writes it, a list without repeats),
+  /// and what each one stores, by property index, for
+  /// `GraphMemory.makeLinks`. `lists` are the to-many lists read as keys
+  /// (the mapper saw them empty). A value that is not a key is a damaged
+  /// file, as when the links are made at once.
+  static func showLinks(
+    _ object: ModelObject, _ type: ModelType, collector: RelationCollector,
+    lists: [(index: Int, keys: [RecordKey])], schema: Schema, record: GraphRecord
+  ) throws(StrataError) -> ContiguousArray<UnmadeLink> {
+    var held = ContiguousArray<UnmadeLink>()
+    held.reserveCapacity(type.relations.count)
+    defer { collector.drop(to: 0) }
+    func notAKey(_ index: Int) -> StrataError {
+      StrataError(
+        code: .io,
+        message:
+          "the graph file is damaged: the '\(type.name)' record \(record.key) holds through '\(type.properties[index].name)' a value that is not a key"
+      )
+    }
+    // the slot kept when it holds the key as makeJSON writes it (one integer
+    // or string, as a row's column gives it), else written again
+    func shown(_ slot: Slot, _ index: Int) throws(StrataError) -> (RecordKey, Slot?) {
+      guard let value = collector.entry(slot)?.value, let key = RecordKey(json: value) else {
+        throw notAKey(index)
+      }
+      switch key {
+      case .int, .string: return (key, nil)
+      default:
+        guard let made = key.makeJSON() else { throw StrataError(code: .oom, message: "out of memory") }
+        return (key, .leaf(made))
+      }
+    }
+    for index in type.relations {
+      guard index < object.slots.count else {
+        held.append(.none)
+        continue
+      }
+      guard let relation = type.properties[index].relation, relation.target < schema.models.count else {
+        object.slots[index].release()
+        object.slots[index] = .absent
+        held.append(.none)
+        continue
+      }
+      if case .array = object.slots[index], let given = lists.first(where: { $0.index == index }) {
+        // read as keys: the mapper saw an empty list
+        var keys = given.keys
+        _ = Self.dropRepeats(&keys)
+        try Self.show(keys, at: index, of: object)
+        held.append(.many(keys))
+        continue
+      }
+      switch object.slots[index] {
+      case .null: held.append(.null)
+      case .leaf:
+        let (key, replaced) = try shown(object.slots[index], index)
+        held.append(.one(key))
+        if let replaced {
+          object.slots[index].release()
+          object.slots[index] = replaced
+        }
+      case .array(let elements):
+        var keys: [RecordKey] = []
+        keys.reserveCapacity(elements.count)
+        var rewrite = false
+        for element in elements {
+          let (key, replaced) = try shown(element, index)
+          if let replaced {
+            replaced.release()
+            rewrite = true
+          }
+          keys.append(key)
+        }
+        if Self.dropRepeats(&keys) { rewrite = true }
+        if rewrite { try Self.show(keys, at: index, of: object) }
+        held.append(.many(keys))
+      default:
+        object.slots[index].release()
+        object.slots[index] = .absent
+        held.append(.none)
+      }
+    }
+    return held
+  }
+
+  /// Writes `keys` into the slot `index` of `object` as a list of keys.
+  private static func show(_ keys: [RecordKey], at index: Int, of object: ModelObject) throws(StrataError) {
+    var elements = ContiguousArray<Slot>()
+    elements.reserveCapacity(keys.count)
+    for key in keys {
+      guard let made = key.makeJSON() else {
+        for element in elements { element.release() }
+        throw StrataError(code: .oom, message: "out of memory")
+      }
+      elements.append(.leaf(made))
+    }
+    object.slots[index].release()
+    object.slots[index] = .array(elements)
+  }
+
+  /// Drops the repeats of `keys` after their first place (a `RecordList`
+  /// holds each target once); true when there were any.
+  static func dropRepeats(_ keys: inout [RecordKey]) -> Bool {
+    if keys.count < 2 { return false }
+    if keys.count <= 16 {
+      var repeated = false
+      outer: for later in 1..<keys.count {
+        for earlier in 0..<later where keys[earlier] == keys[later] {
+          repeated = true
+          break outer
+        }
+      }
+      if !repeated { return false }
+    }
+    var seen = Set<RecordKey>(minimumCapacity: keys.count)
+    let before = keys.count
+    keys = keys.filter { seen.insert($0).inserted }
+    return keys.count != before
   }
 
   /// Links the records read: both sides of every relationship are stored, so

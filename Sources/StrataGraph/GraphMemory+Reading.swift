@@ -6,6 +6,8 @@ import Strata
 /// from `GraphMemory.swift`, which keeps the cache itself.
 extension GraphMemory {
   /// The state of `record` as the file holds it, or nil when the file has no such record.
+  /// Unless `lazily`, its links are left as keys (`GraphRecord.unmadeLinks`,
+  /// set here) for `makeLinks`.
   func read(_ record: GraphRecord, _ store: GraphStore, lazily: Bool) throws(StrataError)
     -> RecordState?
   {
@@ -91,6 +93,15 @@ extension GraphMemory {
           return located
         })
     }
+    if !lazily && unread.isEmpty {
+      // read for a get: the links stay keys until followed (`makeLinks`)
+      let held = try GraphLoading.showLinks(
+        object, model, collector: collector, lists: readStored?.lists ?? [], schema: schema,
+        record: record)
+      record.tie(object, isStub: isStub)
+      record.unmadeLinks = held
+      return RecordState(model: model, object: object, isStub: isStub, links: RecordLinks())
+    }
     var state = RecordState(model: model, object: object, isStub: isStub)
     var held = GraphLoading.setLinksAside(object, model, collector: collector)
     // the lists read as keys (the mapper saw them empty)
@@ -134,5 +145,36 @@ extension GraphMemory {
     record.tie(committed, isStub: isStub)
     state.object = committed
     return state
+  }
+
+  /// Makes the links a record read for a get kept as keys
+  /// (`GraphRecord.unmadeLinks`): each target is the record memory holds
+  /// under its key, or a fault of it. Out of memory sets `failure`.
+  func makeLinks(_ record: GraphRecord) {
+    guard let held = record.unmadeLinks else { return }
+    record.unmadeLinks = nil
+    let model = record.storedState.model
+    var links = RecordLinks(model)
+    for (position, index) in model.relations.enumerated() where position < held.count {
+      guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
+        continue
+      }
+      let targetRoot = schema.models[relation.target].keyRoot
+      switch held[position] {
+      case .null: links[index] = .null
+      case .one(let key):
+        guard let target = fault(targetRoot, key) else { return }
+        links[index] = .one(target)
+      case .many(let keys):
+        var list = RecordList()
+        for key in keys {
+          guard let target = fault(targetRoot, key) else { return }
+          list.append(target)
+        }
+        links[index] = .many(list)
+      case .none: continue
+      }
+    }
+    record.storedState.links = links
   }
 }

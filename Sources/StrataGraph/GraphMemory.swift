@@ -147,7 +147,8 @@ final class GraphMemory {
     }
     guard !complete, store != nil, knownAbsent[root]?.contains(key) != true else { return nil }
     guard let made = newFault(root, key) else { return nil }
-    fill(made, linked: false, lazily: lazily)
+    // the caller asks `state` (links made) or `shownState` (kept as keys)
+    fill(made, linked: false, lazily: lazily, makingLinks: false)
     return made.isEvicted ? nil : made
   }
 
@@ -185,6 +186,7 @@ final class GraphMemory {
   /// included) becomes the placeholder, read again from the file when used.
   private func makeFault(_ record: GraphRecord) {
     record.storedState = placeholder(record.keyRoot)
+    record.unmadeLinks = nil
     record.isFault = true
     record.pendingLists = false
     record.staleObject = false
@@ -225,8 +227,12 @@ final class GraphMemory {
   /// `listReadAtOnce` is left unread (`GraphRecord.pendingLists`), for a
   /// change that only appends to it; otherwise a record holding unread
   /// lists reads them now (`readLists`).
-  func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false) {
+  ///
+  /// A record read whole keeps its links as keys (`GraphRecord.unmadeLinks`)
+  /// unless `makingLinks`; one that kept them makes them now when `makingLinks`.
+  func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false, makingLinks: Bool = true) {
     if !record.isFault {
+      if makingLinks && record.unmadeLinks != nil { makeLinks(record) }
       if record.pendingLists && !lazily { readLists(record) }
       if record.staleObject && !lazily && !record.pendingLists { showLists(record) }
       return
@@ -253,6 +259,7 @@ final class GraphMemory {
       }
       record.storedState = state
       record.pendingLists = state.hasPendingLists
+      if makingLinks && record.unmadeLinks != nil { makeLinks(record) }
     } catch {
       failure = failure ?? error
       remove(record.keyRoot, record.key)

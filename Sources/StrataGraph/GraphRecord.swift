@@ -20,14 +20,31 @@ package final class GraphRecord: RecordIdentity {
   /// (`pendingLists`): whoever reads `state` sees every list whole.
   var state: RecordState {
     _read {
-      if isFault || pendingLists || staleObject { source?.fill(self) }
+      if isFault || pendingLists || staleObject || unmadeLinks != nil { source?.fill(self) }
       yield storedState
     }
     _modify {
-      if isFault || pendingLists || staleObject { source?.fill(self) }
+      if isFault || pendingLists || staleObject || unmadeLinks != nil { source?.fill(self) }
       yield &storedState
     }
   }
+  /// The committed state for its model, object and stub flag only (what a
+  /// get or a query answers): as `state`, but a record whose links are
+  /// kept as keys (`unmadeLinks`) keeps them so. Its `links` must not be
+  /// read (they may be empty).
+  var shownState: RecordState {
+    _read {
+      if isFault || pendingLists || staleObject { source?.fill(self, makingLinks: false) }
+      yield storedState
+    }
+  }
+  /// The links of a record read whole for a get (not for a change), kept as
+  /// its targets' keys, checked, until something looks at its links
+  /// (`state`, `lazyState`, `lazyLink`: `GraphMemory.makeLinks`), so that
+  /// a cold get makes no fault for each target it links to. Its committed
+  /// object shows them already; `storedState.links` is empty meanwhile.
+  /// One entry per relationship of its model, in `ModelType.relations` order.
+  var unmadeLinks: ContiguousArray<GraphLoading.UnmadeLink>? = nil
   /// The committed state with its to-many lists as held: a list read
   /// lazily (`RecordList.unread`) holds only the targets added after the
   /// file's. For the import's paths that only append to lists (an inverse
@@ -35,13 +52,13 @@ package final class GraphRecord: RecordIdentity {
   /// list, so a list that grows by one costs the same at any length.
   var lazyState: RecordState {
     _read {
-      if isFault { source?.fill(self, lazily: true) }
+      if isFault || unmadeLinks != nil { source?.fill(self, lazily: true) }
       yield storedState
     }
   }
   /// The link of `property` in `lazyState`, read in place.
   func lazyLink(_ property: Int) -> Link {
-    if isFault { source?.fill(self, lazily: true) }
+    if isFault || unmadeLinks != nil { source?.fill(self, lazily: true) }
     return property < storedState.links.count ? storedState.links[property] : .absent
   }
   /// True when a to-many list of `storedState` holds targets of the file
@@ -109,6 +126,7 @@ package final class GraphRecord: RecordIdentity {
   func clear() {
     storedState.links = RecordLinks()
     storedState.incoming = []
+    unmadeLinks = nil
     isFault = false
     pendingLists = false
     staleObject = false
@@ -120,6 +138,7 @@ package final class GraphRecord: RecordIdentity {
   func evict() {
     storedState.links = RecordLinks()
     storedState.incoming = []
+    unmadeLinks = nil
     isFault = false
     pendingLists = false
     staleObject = false

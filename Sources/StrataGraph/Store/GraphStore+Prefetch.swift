@@ -121,7 +121,7 @@ extension GraphStore {
         guard let key = RecordRows.key(cells[0..<width], parts: table.keyParts) else {
           throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
         }
-        var own: [String: [RecordKey]] = [:]
+        var own: LinkLists = [:]
         for (name, byOwner) in links { own[name] = byOwner[key] }
         let stored = try RecordRows.stored(
           table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },

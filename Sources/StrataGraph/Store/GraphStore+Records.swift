@@ -59,7 +59,7 @@ extension GraphStore {
       return (
         try RecordRows.stored(
           table, in: layout, plan: { statements.readingPlan(table, modelNamed: $0, in: schema) },
-          key: recordKey, statement: statement, links: own), unread
+          key: recordKey, statement: statement, links: own, toOneParts: reading.toOneParts), unread
       )
     }
   }
@@ -173,7 +173,7 @@ extension GraphStore {
   /// order, and the lengths of the lists left unread (see `readRows`).
   private func readCells(
     _ table: TableLayout.Table, in layout: TableLayout, where key: [SQLCell]?, listsUpTo limit: Int? = nil,
-    _ body: (RecordKey, [SQLCell], [String: [RecordKey]], [String: Int]) throws(StrataError) -> Void
+    _ body: (RecordKey, [SQLCell], LinkLists, [String: Int]) throws(StrataError) -> Void
   ) throws(StrataError) {
     let reading = statements.reading(table, in: layout, byKey: key != nil)
     let (links, unread) = try readLinks(table, in: layout, reading: reading, where: key, listsUpTo: limit)
@@ -190,7 +190,7 @@ extension GraphStore {
         guard let recordKey = RecordRows.key(cells[0..<keyNames.count], parts: table.keyParts) else {
           throw RecordRows.damaged("a row of '\(table.name)' does not hold a key")
         }
-        var own: [String: [RecordKey]] = [:]
+        var own: LinkLists = [:]
         for (name, byOwner) in links { own[name] = byOwner[recordKey] }
         try body(recordKey, cells, own, unread)
       }
@@ -205,17 +205,17 @@ extension GraphStore {
   private func readLinks(
     of key: [SQLCell], _ table: TableLayout.Table, in layout: TableLayout, reading: StoreStatements.Reading,
     listsUpTo limit: Int?
-  ) throws(StrataError) -> (links: [String: [RecordKey]], unread: [String: Int]) {
+  ) throws(StrataError) -> (links: LinkLists, unread: [String: Int]) {
     guard !reading.links.isEmpty else { return ([:], [:]) }
-    var links: [String: [RecordKey]] = .init(minimumCapacity: reading.links.count)
+    var links = LinkLists()
     var unread: [String: Int] = [:]
     let width = Int32(table.keyColumns.count)
     for (number, (property, sql)) in reading.links.enumerated() {
-      guard let stored = table.property(property), case .toMany(let target, let name) = stored.storage,
-        let targetTable = layout.table(target)
-      else { continue }
-      let total = width + Int32(targetTable.keyColumns.count)
-      let plain = PlainKey(targetTable.keyParts)
+      guard number < reading.targets.count, let (name, parts, columns) = reading.targets[number] else {
+        continue
+      }
+      let total = width + Int32(columns)
+      let plain = PlainKey(parts)
       var targets: [RecordKey] = []
       let long = try connection.withStatement(sql) { (statement) throws(StrataError) -> Bool in
         try statement.bind(1, cells: key)
@@ -228,7 +228,7 @@ extension GraphStore {
             continue
           }
           let cells = (width..<total).map(statement.cell)
-          guard let targetKey = RecordRows.key(cells[...], parts: targetTable.keyParts) else {
+          guard let targetKey = RecordRows.key(cells[...], parts: parts) else {
             throw RecordRows.damaged("a row of '\(name)' does not hold keys")
           }
           targets.append(targetKey)
@@ -336,7 +336,7 @@ extension GraphStore {
         made.append((recordKey, nil))
         continue
       }
-      var own: [String: [RecordKey]] = [:]
+      var own: LinkLists = [:]
       if !reading.links.isEmpty {  // a table without to-many lists: no key cells copied, no lookups
         let keyCells = Array(cells[0..<table.keyColumns.count])
         own = try readLinks(of: keyCells, table, in: layout, reading: reading, listsUpTo: nil).links

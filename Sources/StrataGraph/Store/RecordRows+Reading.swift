@@ -68,9 +68,9 @@ extension RecordRows {
   /// for a model the schema lacks or the table does not hold).
   static func stored(
     _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
-    cells: [SQLCell], links: [String: [RecordKey]]
+    cells: [SQLCell], links: LinkLists, toOneParts: [[Layout.KeyPart]?]? = nil
   ) throws(StrataError) -> Stored {
-    try stored(table, in: layout, plan: plan, key: key, row: cells, links: links)
+    try stored(table, in: layout, plan: plan, key: key, row: cells, links: links, toOneParts: toOneParts)
   }
 
   /// `stored` of the current row of `statement`, its cells read where they
@@ -78,20 +78,35 @@ extension RecordRows {
   /// array of cells or Swift string between (a cold `get`).
   static func stored(
     _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
-    statement: any StoreStatement, links: [String: [RecordKey]]
+    statement: any StoreStatement, links: LinkLists, toOneParts: [[Layout.KeyPart]?]? = nil
   ) throws(StrataError) -> Stored {
-    try stored(table, in: layout, plan: plan, key: key, row: StatementRow(statement: statement), links: links)
+    try stored(
+      table, in: layout, plan: plan, key: key, row: StatementRow(statement: statement), links: links,
+      toOneParts: toOneParts)
   }
 
-  /// `stored`, its row's cells read from `cells`.
+  /// `stored`, its row's cells read from `cells`. `toOneParts`, when given,
+  /// holds for each property of the table the key parts of the table its
+  /// to-one relationship refers to (`StoreStatements.Reading.toOneParts`),
+  /// else they are looked up by name.
   private static func stored<Row: RowCells>(
     _ table: Layout.Table, in layout: Layout, plan: (String) -> (ModelType, Plan)?, key: RecordKey,
-    row cells: Row, links: [String: [RecordKey]]
+    row cells: Row, links: LinkLists, toOneParts: [[Layout.KeyPart]?]?
   ) throws(StrataError) -> Stored {
     let base = table.keyColumns.count
-    guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
-      case .text(let modelName) = cells[base]
-    else { throw damaged("a row of '\(table.name)' has no model") }
+    guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }) else {
+      throw damaged("a row of '\(table.name)' has no model")
+    }
+    // a table of one model: its name compared with the cell's bytes, not made again
+    let modelName: String
+    if table.models.count == 1, cells.text(base, is: table.models[0].name) {
+      modelName = table.models[0].name
+    } else {
+      guard case .text(let named) = cells[base] else {
+        throw damaged("a row of '\(table.name)' has no model")
+      }
+      modelName = named
+    }
     guard let (type, plan) = plan(modelName) else {
       throw damaged("a row of '\(table.name)' is of the model '\(modelName)', which the table does not hold")
     }
@@ -120,10 +135,12 @@ extension RecordRows {
       for (name, part) in zip(table.keyProperties, parts) where !absent.contains(name) && !isKept(name) {
         if let value = part.makeJSON() { try set(type.propertyIndex[name] ?? -1, name, value) }
       }
-    } else if table.keyProperties.count == 1, !absent.contains(table.keyProperties[0]),
+    } else if table.keyProperties.count == 1, absent.isEmpty || !absent.contains(table.keyProperties[0]),
       !isKept(table.keyProperties[0]), let value = key.makeJSON()
     {
-      try set(type.propertyIndex[table.keyProperties[0]] ?? -1, table.keyProperties[0], value)
+      // the plan's index of the key property (the type's own, looked up when the model does not own it)
+      let index = plan.keys.first.flatMap { $0 } ?? type.propertyIndex[table.keyProperties[0]] ?? -1
+      try set(index, table.keyProperties[0], value)
     }
     var offset = base + 3
     // the properties are read in place, not copied one by one (their names,
@@ -140,10 +157,10 @@ extension RecordRows {
         case .column(let kind):
           try set(index, name, try cells.value(range.lowerBound, kind: kind, what: what(name)))
         case .toOne(let target):
+          let targetParts =
+            toOneParts.flatMap { position < $0.count ? $0[position] : nil } ?? layout.keyParts(of: target)
           // one integer column: the cell read as it is (no cells made)
-          if range.count == 1, let parts = layout.keyParts(of: target), parts.count == 1,
-            parts[0] == .value(.integer)
-          {
+          if range.count == 1, let parts = targetParts, parts.count == 1, parts[0] == .value(.integer) {
             if cells.isNull(range.lowerBound) {
               try set(index, name, json_null())
               continue
@@ -160,8 +177,7 @@ extension RecordRows {
           if keyCells.allSatisfy(\.isNull) {
             try set(index, name, json_null())
           } else {
-            guard let parts = layout.keyParts(of: target),
-              let targetKey = Self.key(keyCells, parts: parts),
+            guard let parts = targetParts, let targetKey = Self.key(keyCells, parts: parts),
               let made = targetKey.makeJSON()
             else { throw damaged("\(what(name)) does not hold a key of '\(target)'") }
             try set(index, name, made)
@@ -205,7 +221,7 @@ extension RecordRows {
   /// `strata_extra`, properties), `links` the targets' keys of each to-many
   /// property (by name; a missing one is empty).
   static func body(
-    _ table: Layout.Table, in layout: Layout, key: RecordKey, cells: [SQLCell], links: [String: [RecordKey]]
+    _ table: Layout.Table, in layout: Layout, key: RecordKey, cells: [SQLCell], links: LinkLists
   ) throws(StrataError) -> JPtr {
     let base = table.keyColumns.count
     guard cells.count == base + 3 + table.properties.reduce(0, { $0 + $1.columns.count }),
@@ -289,6 +305,8 @@ protocol RowCells {
   func isNull(_ index: Int) -> Bool
   /// Cell `index` when it holds an integer, else nil.
   func integer(_ index: Int) -> Int64?
+  /// True when cell `index` is text of exactly the bytes of `name`.
+  func text(_ index: Int, is name: String) -> Bool
   /// Cell `index` as the jansson value of a column of `kind` (a new reference).
   func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
     -> JPtr
@@ -302,6 +320,11 @@ extension Array: RowCells where Element == SQLCell {
   func integer(_ index: Int) -> Int64? {
     if case .integer(let value) = self[index] { return value }
     return nil
+  }
+
+  func text(_ index: Int, is name: String) -> Bool {
+    if case .text(let text) = self[index] { return text == name }
+    return false
   }
 
   func value(_ index: Int, kind: TableLayout.ColumnKind, what: @autoclosure () -> String) throws(StrataError)
@@ -326,6 +349,17 @@ struct StatementRow: RowCells {
 
   func integer(_ index: Int) -> Int64? {
     statement.columnType(Int32(index)) == SQLITE_INTEGER ? statement.int64(Int32(index)) : nil
+  }
+
+  func text(_ index: Int, is name: String) -> Bool {
+    guard statement.columnType(Int32(index)) == SQLITE_TEXT else { return false }
+    let found = try? statement.withText(Int32(index)) { (bytes) throws(StrataError) -> Bool in
+      guard let bytes else { return false }
+      return name.utf8.withContiguousStorageIfAvailable { expected in
+        expected.count == bytes.count && expected.elementsEqual(bytes)
+      } ?? name.utf8.elementsEqual(bytes)
+    }
+    return found ?? false
   }
 
   /// A text column's string made from SQLite's bytes (ASCII as it is,

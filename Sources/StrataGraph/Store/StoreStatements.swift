@@ -160,6 +160,15 @@ struct StoreStatements {
     /// For each to-many property (in order, one record's readings only):
     /// the SELECT of the number of the owner's link rows (its last position + 1).
     var counts: [String] = []
+    /// For each to-many property (in order): its link table's name and
+    /// the key parts and number of key columns of its target's table (nil
+    /// when the layout has no such table), so that reading a record's links
+    /// looks up no table by name.
+    var targets: [(link: String, parts: [TableLayout.KeyPart], columns: Int)?] = []
+    /// For each property of the table (in order): the key parts of the
+    /// table a to-one relationship refers to, else nil (`RecordRows.stored`
+    /// reads its columns without looking the table up).
+    var toOneParts: [[TableLayout.KeyPart]?] = []
   }
 
   private var readings: [String: Reading] = [:]
@@ -183,8 +192,10 @@ struct StoreStatements {
     }
     var links: [(property: String, sql: String)] = []
     var counts: [String] = []
+    var targets: [(link: String, parts: [TableLayout.KeyPart], columns: Int)?] = []
     for property in table.properties {
-      guard case .toMany(_, let link) = property.storage else { continue }
+      guard case .toMany(let target, let link) = property.storage else { continue }
+      targets.append(layout.table(target).map { (link, $0.keyParts, $0.keyColumns.count) })
       let columns = GraphStore.linkColumns(table, property, in: layout)
       let owners = columns.owner.map(\.name)
       var sql = "SELECT \(dialect.list(owners + columns.target.map(\.name))) FROM \(dialect.quoted(link))"
@@ -202,7 +213,11 @@ struct StoreStatements {
     let columns = keyNames + TableLayout.systemColumns + table.properties.flatMap(\.columns).map(\.name)
     var rows = "SELECT \(dialect.list(columns)) FROM \(dialect.quoted(table.name))"
     if byKey { rows += " WHERE \(dialect.equalAll(keyNames))" }
-    let made = Reading(rows: rows, links: links, counts: counts)
+    let toOneParts = table.properties.map { property -> [TableLayout.KeyPart]? in
+      guard case .toOne(let target) = property.storage else { return nil }
+      return layout.keyParts(of: target)
+    }
+    let made = Reading(rows: rows, links: links, counts: counts, targets: targets, toOneParts: toOneParts)
     readings[name] = made
     lastReading = (byKey, table.name, made)
     return made
