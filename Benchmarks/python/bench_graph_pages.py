@@ -100,6 +100,9 @@ def report_pages(name: str, times: List[float]) -> None:
     print(f"time {name}_last_tenth_per_page {tail:.6f} {tail:.6f} {tenth}")
     print(f"time {name}_total {sum(times):.6f} {sum(times):.6f} 1")
     print(f"ratio {name}_last_over_first {tail / head:.2f}")
+    # the mean time of a page in each tenth, in ms: where the growth is
+    tenths = [sum(times[i * tenth:(i + 1) * tenth]) / tenth * 1000 for i in range(min(10, len(times) // tenth))]
+    print(f"info {name}_per_page_by_tenth_ms " + " ".join(f"{t:.1f}" for t in tenths))
 
 
 def peer_pages(folder: str, n: int) -> None:

@@ -9,10 +9,11 @@ enum GraphLoading {
     case none, null, one(RecordKey?), many([RecordKey?])
   }
 
-  /// What a relationship of a record read for a get holds, its keys checked
-  /// (`GraphRecord.unmadeLinks`).
+  /// What a relationship of a record read from its row holds, its keys
+  /// checked (`GraphRecord.unmadeLinks`); `unread(count)`, a to-many list
+  /// of that many targets in the file left unread (`RecordList.unread`).
   enum UnmadeLink {
-    case none, null, one(RecordKey), many([RecordKey])
+    case none, null, one(RecordKey), many([RecordKey]), unread(Int)
   }
 
   /// Reads the file's records into `memory` and links them. A file that
@@ -185,16 +186,19 @@ enum GraphLoading {
     return held
   }
 
-  /// The relationships of a record read for a get, left in its object as
-  /// their targets' keys (what `GraphOutput.materializeInPlace` would show:
-  /// each key as `RecordKey.makeJSON` writes it, a list without repeats),
-  /// and what each one stores, by property index, for
+  /// The relationships of a record read from its row, left in its object
+  /// as their targets' keys (what `GraphOutput.materializeInPlace` would
+  /// show: each key as `RecordKey.makeJSON` writes it, a list without
+  /// repeats), and what each one stores, by property index, for
   /// `GraphMemory.makeLinks`. `lists` are the to-many lists read as keys
-  /// (the mapper saw them empty). A value that is not a key is a damaged
-  /// file, as when the links are made at once.
+  /// (the mapper saw them empty); `unread`, by property name, the lengths of
+  /// the lists a lazy read left unread (shown empty, as a list holding none
+  /// of them shows). A value that is not a key is a damaged file, as when
+  /// the links are made at once.
   static func showLinks(
     _ object: ModelObject, _ type: ModelType, collector: RelationCollector,
-    lists: [(index: Int, keys: [RecordKey])], schema: Schema, record: GraphRecord
+    lists: [(index: Int, keys: [RecordKey])], unread: [String: Int] = [:], schema: Schema,
+    record: GraphRecord
   ) throws(StrataError) -> ContiguousArray<UnmadeLink> {
     var held = ContiguousArray<UnmadeLink>()
     held.reserveCapacity(type.relations.count)
@@ -228,6 +232,14 @@ enum GraphLoading {
         object.slots[index].release()
         object.slots[index] = .absent
         held.append(.none)
+        continue
+      }
+      if case .array = object.slots[index], !unread.isEmpty, let count = unread[type.properties[index].name],
+        count > 0
+      {
+        object.slots[index].release()
+        object.slots[index] = .array([])
+        held.append(.unread(count))
         continue
       }
       if case .array = object.slots[index], let given = lists.first(where: { $0.index == index }) {

@@ -6,8 +6,9 @@ import Strata
 /// from `GraphMemory.swift`, which keeps the cache itself.
 extension GraphMemory {
   /// The state of `record` as the file holds it, or nil when the file has no such record.
-  /// Unless `lazily`, its links are left as keys (`GraphRecord.unmadeLinks`,
-  /// set here) for `makeLinks`.
+  /// Its links are left as keys (`GraphRecord.unmadeLinks`, set here) for
+  /// `makeLinks`; `lazily`, a to-many list longer than `listReadAtOnce` is
+  /// left unread (`UnmadeLink.unread`).
   func read(_ record: GraphRecord, _ store: GraphStore, lazily: Bool) throws(StrataError)
     -> RecordState?
   {
@@ -93,68 +94,26 @@ extension GraphMemory {
           return located
         })
     }
-    if !lazily && unread.isEmpty {
-      // read for a get: the links stay keys until followed (`makeLinks`)
-      let held = try GraphLoading.showLinks(
-        object, model, collector: collector, lists: readStored?.lists ?? [], schema: schema,
-        record: record)
-      record.tie(object, isStub: isStub)
-      record.unmadeLinks = held
-      return RecordState(model: model, object: object, isStub: isStub, links: RecordLinks())
-    }
-    var state = RecordState(model: model, object: object, isStub: isStub)
-    var held = GraphLoading.setLinksAside(object, model, collector: collector)
-    // the lists read as keys (the mapper saw them empty)
-    for (index, keys) in readStored?.lists ?? [] where index < held.count {
-      guard case .many = held[index] else { continue }
-      held[index] = .many(keys.map { $0 })
-    }
-    for index in model.relations where index < held.count {
-      guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
-        continue
-      }
-      let targetRoot = schema.models[relation.target].keyRoot
-      func target(_ key: RecordKey?) throws(StrataError) -> GraphRecord {
-        guard let key else {
-          throw StrataError(
-            code: .io,
-            message:
-              "the graph file is damaged: the '\(model.name)' record \(record.key) holds through '\(model.properties[index].name)' a value that is not a key"
-          )
-        }
-        guard let made = fault(targetRoot, key) else {
-          throw StrataError(code: .oom, message: "out of memory")
-        }
-        return made
-      }
-      switch held[index] {
-      case .null: state.links[index] = .null
-      case .one(let key): state.links[index] = .one(try target(key))
-      case .many(let keys):
-        if let count = unread[model.properties[index].name], count > 0 {
-          state.links[index] = .many(RecordList(unread: count))
-          continue
-        }
-        var list = RecordList()
-        for key in keys { list.append(try target(key)) }
-        state.links[index] = .many(list)
-      case .none: continue
-      }
-    }
-    let committed = GraphOutput.materializeInPlace(state)
-    record.tie(committed, isStub: isStub)
-    state.object = committed
-    return state
+    // the links stay keys until followed (`makeLinks`; at once by `fill`
+    // for a record read lazily with lists left unread)
+    let held = try GraphLoading.showLinks(
+      object, model, collector: collector, lists: readStored?.lists ?? [], unread: unread, schema: schema,
+      record: record)
+    record.tie(object, isStub: isStub)
+    record.unmadeLinks = held
+    return RecordState(model: model, object: object, isStub: isStub, links: RecordLinks())
   }
 
-  /// Makes the links a record read for a get kept as keys
+  /// Makes the links a record read from its row kept as keys
   /// (`GraphRecord.unmadeLinks`): each target is the record memory holds
-  /// under its key, or a fault of it. Out of memory sets `failure`.
+  /// under its key, or a fault of it; a list left unread holds none yet
+  /// (`GraphRecord.pendingLists`). Out of memory sets `failure`.
   func makeLinks(_ record: GraphRecord) {
     guard let held = record.unmadeLinks else { return }
     record.unmadeLinks = nil
     let model = record.storedState.model
     var links = RecordLinks(model)
+    var pending = false
     for (position, index) in model.relations.enumerated() where position < held.count {
       guard let relation = model.properties[index].relation, relation.target < schema.models.count else {
         continue
@@ -172,9 +131,13 @@ extension GraphMemory {
           list.append(target)
         }
         links[index] = .many(list)
+      case .unread(let count):
+        links[index] = .many(RecordList(unread: count))
+        pending = true
       case .none: continue
       }
     }
     record.storedState.links = links
+    if pending { record.pendingLists = true }
   }
 }

@@ -228,8 +228,9 @@ final class GraphMemory {
   /// change that only appends to it; otherwise a record holding unread
   /// lists reads them now (`readLists`).
   ///
-  /// A record read whole keeps its links as keys (`GraphRecord.unmadeLinks`)
-  /// unless `makingLinks`; one that kept them makes them now when `makingLinks`.
+  /// A record read keeps its links as keys (`GraphRecord.unmadeLinks`)
+  /// unless `makingLinks` or `lazily`; one that kept them makes them now
+  /// when `makingLinks`.
   func fill(_ record: GraphRecord, linked: Bool = true, lazily: Bool = false, makingLinks: Bool = true) {
     if !record.isFault {
       if makingLinks && record.unmadeLinks != nil { makeLinks(record) }
@@ -258,8 +259,9 @@ final class GraphMemory {
         return
       }
       record.storedState = state
-      record.pendingLists = state.hasPendingLists
-      if makingLinks && record.unmadeLinks != nil { makeLinks(record) }
+      record.pendingLists = false
+      // a lazy read (an import's) makes the links at once, with its unread lists
+      if (makingLinks || lazily) && record.unmadeLinks != nil { makeLinks(record) }
     } catch {
       failure = failure ?? error
       remove(record.keyRoot, record.key)
