@@ -94,8 +94,8 @@ extension GraphMemory {
           return located
         })
     }
-    // the links stay keys until followed (`makeLinks`; at once by `fill`
-    // for a record read lazily with lists left unread)
+    // the links stay keys until followed (`makeLinks`; a lazy read's are
+    // made at once by `fill`, with the lists it left unread)
     let held = try GraphLoading.showLinks(
       object, model, collector: collector, lists: readStored?.lists ?? [], unread: unread, schema: schema,
       record: record)
