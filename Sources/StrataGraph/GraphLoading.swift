@@ -165,7 +165,7 @@ enum GraphLoading {
 
   /// Takes the relationships out of a mapped record: what each one stores
   /// (its target keys, from `collector`), its slot left absent until linking.
-  static func setLinksAside(
+  private static func setLinksAside(
     _ object: ModelObject, _ type: ModelType, collector: RelationCollector
   ) -> [StoredLink] {
     var held = [StoredLink].filled(with: .none, count: type.properties.count)
@@ -197,8 +197,7 @@ enum GraphLoading {
   /// the links are made at once.
   static func showLinks(
     _ object: ModelObject, _ type: ModelType, collector: RelationCollector,
-    lists: [(index: Int, keys: [RecordKey])], unread: [String: Int] = [:], schema: Schema,
-    record: GraphRecord
+    lists: [(index: Int, keys: [RecordKey])], unread: [String: Int], schema: Schema, record: GraphRecord
   ) throws(StrataError) -> ContiguousArray<UnmadeLink> {
     var held = ContiguousArray<UnmadeLink>()
     held.reserveCapacity(type.relations.count)
