@@ -90,7 +90,7 @@ struct PageKeys {
     guard depth < Self.depthLimit else { return }
     let type = object.type
     if Self.keySpec(type) != nil, let index = type.primaryKey.first, index < object.slots.count,
-      case .leaf(let leaf) = object.slots[index], let key = RecordKey(json: leaf)
+      let key = object.slots[index].recordKey
     {
       keys[type.keyRoot, default: []].insert(key)
     }

@@ -215,6 +215,8 @@ enum QueryEvaluation {
         } else {
           out.append(QueryValue(value, path.kind))
         }
+      case .integer(let value): out.append(.int(value))
+      case .text: slots[index].withLeaf { out.append(QueryValue($0, path.kind)) }
       case .model, .array, .dict: out.append(.other)
       }
     }

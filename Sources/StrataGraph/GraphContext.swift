@@ -862,7 +862,7 @@ package final class GraphContext: @unchecked Sendable {
       var reader = Mapper(schema: schema, mode: .canonical)
       let slot = reader.read(value, type: spec.type, model: type, property: index)
       defer { slot.release() }
-      guard reader.errors.isEmpty, case .leaf(let leaf) = slot, let part = RecordKey(json: leaf) else {
+      guard reader.errors.isEmpty, let part = slot.recordKey else {
         var errors = reader.errors
         if errors.isEmpty {
           errors = [ErrorDetail(path: "", code: .type, message: "\(Mapper.show(value)) cannot be a key")]

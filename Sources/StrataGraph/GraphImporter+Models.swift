@@ -41,7 +41,7 @@ extension GraphImporter {
         } else {
           return fail()
         }
-      } else if case .leaf(let leaf) = object.slots[index], let part = RecordKey(json: leaf) {
+      } else if let part = object.slots[index].recordKey {
         parts.append(part)
       } else {
         return fail()
@@ -138,7 +138,7 @@ extension GraphImporter {
       transaction.setMany(
         record, index, targets, policy: GraphTransaction.ListPolicy(chosen.properties[index].merge))
       return true
-    case .leaf, .dict:
+    case .leaf, .integer, .text, .dict:
       return fail() != nil
     }
   }

@@ -222,7 +222,7 @@ struct GraphImporter {
         } else {
           keyless = true
         }
-      } else if case .leaf(let leaf) = mapped.slots[index], let part = RecordKey(json: leaf) {
+      } else if let part = mapped.slots[index].recordKey {
         parts.append(part)
       } else {
         keyless = true
@@ -369,7 +369,7 @@ struct GraphImporter {
       } else {
         transaction.setOne(record, index, nil)
       }
-    case .leaf:
+    case .leaf, .integer, .text:
       guard let entry = collector.entry(slot), let target = resolve(entry, parent: (record, index)) else {
         return
       }
@@ -515,7 +515,7 @@ struct GraphImporter {
     let before = mapper.errors.count
     let slot = mapper.read(value, type: spec.type, model: type, property: index)
     defer { slot.release() }
-    guard mapper.errors.count == before, case .leaf(let leaf) = slot, let part = RecordKey(json: leaf) else {
+    guard mapper.errors.count == before, let part = slot.recordKey else {
       if mapper.errors.count == before {
         mapper.report(
           .type, "'\(Mapper.show(value))' cannot be a key", Mapper.Owner(model: type, property: index))
@@ -558,7 +558,7 @@ struct GraphImporter {
         }
         var reader = Mapper(schema: schema, mode: .canonical)
         let slot = reader.read(part, type: type.properties[index].type, model: type, property: index)
-        guard reader.errors.isEmpty, case .leaf(let leaf) = slot, let key = RecordKey(json: leaf) else {
+        guard reader.errors.isEmpty, let key = slot.recordKey else {
           slot.release()
           mapper.report(
             .format,
@@ -722,7 +722,7 @@ struct GraphImporter {
   private mutating func adopt(_ object: ModelObject) -> GraphRecord? {
     var parts: [RecordKey] = []
     for index in object.type.primaryKey where index < object.slots.count {
-      guard case .leaf(let leaf) = object.slots[index], let part = RecordKey(json: leaf) else { return nil }
+      guard let part = object.slots[index].recordKey else { return nil }
       parts.append(part)
     }
     guard !parts.isEmpty else { return nil }

@@ -202,10 +202,12 @@ package struct Merging {
       }
       return .set(.array(Self.union(mine, theirs)))
     case .max, .min:
-      guard Self.holdsValue(current), case .leaf(let mine) = current, case .leaf(let theirs) = incoming else {
+      guard Self.holdsValue(current),
+        let order = current.withLeaf({ mine in incoming.withLeaf { theirs in Self.compare(theirs, mine) } })
+          ?? nil
+      else {
         return .set(incoming.shared())
       }
-      let order = Self.compare(theirs, mine)
       if case .max = spec.merge { return order > 0 ? .set(incoming.shared()) : .keep }
       return order < 0 ? .set(incoming.shared()) : .keep
     case .custom(let merger):

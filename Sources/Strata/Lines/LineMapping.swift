@@ -26,6 +26,8 @@ package final class LineMapping {
   /// The keys met in earlier lines (`KeyMemo`): the lines of a file
   /// repeat their keys in the same order.
   let memos = KeyMemos()
+  /// Where the lines' strings go (`TextLeaf`): the lines' models share its chunks.
+  let texts = TextWriter()
   var splitter: LineSplitter
 
   /// A mapping onto the model named `model`, refusing lines longer than
@@ -51,7 +53,7 @@ package final class LineMapping {
         // (no search for the newline first); anything else is declined.
         guard
           let (object, length) = DirectReader.line(
-            rest, type, in: schema, plans: directPlans, memos: memos, limit: limit)
+            rest, type, in: schema, plans: directPlans, memos: memos, texts: texts, limit: limit)
         else { return .declined }
         return .read(length: length, going: deliver(.model(object, line: line)))
       }
@@ -78,7 +80,9 @@ package final class LineMapping {
       return .failure(StrataError([detail]), line: line)
     case .text(let line, let bytes):
       // Straight into model storage; any error maps the line again below.
-      if let object = DirectReader.one(bytes, type, in: schema, plans: directPlans, memos: memos) {
+      if let object = DirectReader.one(
+        bytes, type, in: schema, plans: directPlans, memos: memos, texts: texts)
+      {
         return .model(object, line: line)
       }
       // The byte parser builds only what the model reads; it gives up on

@@ -25,6 +25,12 @@ package enum Equality {
     switch (a, b) {
     case (.absent, .absent), (.null, .null): return true
     case (.leaf(let x), .leaf(let y)): return x == y || json_equal(x, y) != 0
+    case (.integer(let x), .integer(let y)): return x == y
+    case (.integer(let x), .leaf(let y)), (.leaf(let y), .integer(let x)):
+      return JValue.isInteger(y) && Int64(json_integer_value(y)) == x
+    case (.text(let x), .text(let y)): return x.entry == y.entry || x.bytes.elementsEqual(y.bytes)
+    case (.text(let x), .leaf(let y)), (.leaf(let y), .text(let x)):
+      return JValue.isString(y) && x.bytes.elementsEqual(JValue.stringBytes(y))
     case (.model(let x), .model(let y)): return equal(x, y)
     case (.array(let x), .array(let y)):
       guard x.count == y.count else { return false }
@@ -56,6 +62,8 @@ package enum Equality {
     case .absent: return 0x9e37_79b9_7f4a_7c15
     case .null: return 1
     case .leaf(let value): return hash(json: value)
+    case .integer(let value): return hash(integer: value)
+    case .text(let text): return hash(string: text.bytes)
     case .model(let object): return hash(object)
     case .array(let elements):
       var state: UInt64 = 0xa5a5
@@ -80,12 +88,8 @@ package enum Equality {
     if depth > 32 { return UInt64(value.pointee.type.rawValue) &+ 11 }
     var state: UInt64 = 0xcbf2_9ce4_8422_2325
     switch value.pointee.type {
-    case JSON_STRING:
-      for byte in JValue.stringBytes(value) { step(&state, byte) }
-      return state
-    case JSON_INTEGER:
-      mix(&state, UInt64(bitPattern: json_integer_value(value)))
-      return state &+ 2
+    case JSON_STRING: return hash(string: JValue.stringBytes(value))
+    case JSON_INTEGER: return hash(integer: Int64(json_integer_value(value)))
     case JSON_REAL:
       let real = json_real_value(value)
       mix(&state, real == 0 ? 0 : real.bitPattern)
@@ -110,6 +114,20 @@ package enum Equality {
       }
       return sum
     }
+  }
+
+  /// Hashes a string leaf's bytes, kept as text or as a json_t alike.
+  static func hash(string bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { step(&state, byte) }
+    return state
+  }
+
+  /// Hashes an integer leaf, kept in its slot or as a json_t alike.
+  static func hash(integer value: Int64) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    mix(&state, UInt64(bitPattern: value))
+    return state &+ 2
   }
 
   @inline(__always) private static func step(_ state: inout UInt64, _ byte: UInt8) {

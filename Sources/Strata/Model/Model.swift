@@ -173,7 +173,9 @@ extension ModelObject {
       return .failure(
         StrataError(code: .argument, message: "property '\(property)' of '\(type.name)' is not a date"))
     }
-    guard case .leaf(let value) = slots[index], JValue.isString(value) else { return .success(nil) }
-    return .success(ISO8601DateParser.parse(JValue.stringBytes(value)).map { ($0.seconds, $0.nanoseconds) })
+    guard let date = slots[index].withStringBytes({ ISO8601DateParser.parse($0) }) else {
+      return .success(nil)
+    }
+    return .success(date.map { ($0.seconds, $0.nanoseconds) })
   }
 }

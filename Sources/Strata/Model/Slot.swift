@@ -5,7 +5,11 @@ import CJansson
 ///
 /// This is the engine's model storage. A `.leaf` owns one reference to its
 /// json_t (shared with the input where the value passed through untouched);
-/// whoever owns a slot calls `release()` once when dropping it.
+/// whoever owns a slot calls `release()` once when dropping it. An integer
+/// read from bytes is kept in the slot itself (`.integer`), and a string in
+/// a chunk of text its call's models share (`.text`), with no json_t behind
+/// them: a leaf is any of the three, and readers take all
+/// (`Slot+Leaves.swift`).
 package enum Slot {
   /// Never set.
   case absent
@@ -13,6 +17,12 @@ package enum Slot {
   case null
   /// A value whose type holds no model, kept as one JSON value (owned reference).
   case leaf(JPtr)
+  /// A JSON integer leaf kept in the slot: the same value as `.leaf` of a
+  /// jansson integer, without its allocation.
+  case integer(Int64)
+  /// A JSON string leaf kept in a shared chunk of text (owns a reference
+  /// to the chunk): the same value as `.leaf` of a jansson string.
+  case text(TextLeaf)
   /// A nested model.
   case model(ModelObject)
   /// `[T]` where T holds models.
@@ -36,8 +46,9 @@ package enum Slot {
   /// Drops the references this slot owns.
   package func release() {
     switch self {
-    case .absent, .null, .model: return
+    case .absent, .null, .model, .integer: return
     case .leaf(let value): JValue.release(value)
+    case .text(let text): text.release()
     case .array(let elements): for element in elements { element.release() }
     case .dict(let entries): for entry in entries { entry.value.release() }
     }
@@ -46,8 +57,11 @@ package enum Slot {
   /// A deep copy: leaves are shared (they are never changed in place), models copied.
   package func copy() -> Slot {
     switch self {
-    case .absent, .null: return self
+    case .absent, .null, .integer: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
+    case .text(let text):
+      text.retain()
+      return self
     case .model(let object): return .model(object.copy())
     case .array(let elements): return .array(ContiguousArray(elements.map { $0.copy() }))
     case .dict(let entries):
@@ -59,8 +73,11 @@ package enum Slot {
   /// shared (they are never changed in place), collections rebuilt.
   package func shared() -> Slot {
     switch self {
-    case .absent, .null, .model: return self
+    case .absent, .null, .model, .integer: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
+    case .text(let text):
+      text.retain()
+      return self
     case .array(let elements): return .array(ContiguousArray(elements.map { $0.shared() }))
     case .dict(let entries):
       return .dict(ContiguousArray(entries.map { DictEntry(key: $0.key, value: $0.value.shared()) }))

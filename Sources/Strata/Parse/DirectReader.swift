@@ -3,7 +3,9 @@ import CJansson
 /// Reads JSON text straight into model storage: the objects of models with a
 /// `DirectPlan` become `ModelObject`s as they are read, each property's slot
 /// filled from its value, with no jansson object for the model and no key
-/// lookups afterwards. Leaves are still the jansson values the mapper keeps
+/// lookups afterwards. A plain integer or string property's value is kept
+/// without jansson (`Slot.integer`, and `Slot.text` in the call's chunks of
+/// text, `texts`); other leaves are the jansson values the mapper keeps
 /// (built by `PrunedParser`, mapped by `Mapper.propertyValue`), and
 /// everything the plan does not read directly goes through the ordinary
 /// `Mapper`, so a successful read gives exactly the models the DOM path gives.
@@ -22,6 +24,8 @@ package struct DirectReader {
   private var empty: JPtr? = nil
   /// Numbers outside jansson's range met (see `NumberMarkers`).
   let numbers = NumberMarkers()
+  /// Where the strings of plain string properties go (`TextLeaf`).
+  let texts: TextWriter
   /// The keys met under each object plan and path plan (`KeyMemo`).
   let memos: KeyMemos
   /// The nested models read so far, by their bytes (`SharedModels`): for
@@ -44,8 +48,10 @@ package struct DirectReader {
   /// thread keep one table), else in a table of the reader's own.
   init(
     _ bytes: UnsafeBufferPointer<UInt8>, _ schema: Schema, _ plans: ContiguousArray<DirectPlan?>?,
-    memos: KeyMemos? = nil, sharing: Bool = false, shared: SharedModels? = nil, records: Bool = false
+    memos: KeyMemos? = nil, sharing: Bool = false, shared: SharedModels? = nil, records: Bool = false,
+    texts: TextWriter? = nil
   ) {
+    self.texts = texts ?? TextWriter()
     parser = PrunedParser(bytes)
     mapper = Mapper(schema: schema, mode: .json)
     parser.markers = numbers
@@ -63,10 +69,10 @@ package struct DirectReader {
   /// `memos`: the key memos of earlier texts (JSON lines keep one set).
   static func one(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
-    plans: ContiguousArray<DirectPlan?>? = nil, memos: KeyMemos? = nil
+    plans: ContiguousArray<DirectPlan?>? = nil, memos: KeyMemos? = nil, texts: TextWriter? = nil
   ) -> ModelObject? {
     guard bytes.baseAddress != nil, bytes.count > 0 else { return nil }
-    var reader = DirectReader(bytes, schema, plans, memos: memos)
+    var reader = DirectReader(bytes, schema, plans, memos: memos, texts: texts)
     defer { reader.finish() }
     reader.parser.skipSpace()
     guard let object = reader.cleanRoot(type) else { return nil }
@@ -83,10 +89,10 @@ package struct DirectReader {
   /// mapped alone), no newline in `bytes`, or a line longer than `limit`.
   static func line(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
-    plans: ContiguousArray<DirectPlan?>, memos: KeyMemos, limit: Int
+    plans: ContiguousArray<DirectPlan?>, memos: KeyMemos, texts: TextWriter, limit: Int
   ) -> (ModelObject, Int)? {
     guard let base = bytes.baseAddress, bytes.count > 0, base[0] == UInt8(ascii: "{") else { return nil }
-    var reader = DirectReader(bytes, schema, plans, memos: memos)
+    var reader = DirectReader(bytes, schema, plans, memos: memos, texts: texts)
     defer { reader.finish() }
     guard let object = reader.cleanRoot(type), !reader.parser.sawNewline else { return nil }
     var index = reader.parser.position
@@ -364,6 +370,12 @@ package struct DirectReader {
   )
     -> Slot?
   {
+    if scalar.type == JSON_INTEGER, let integer = parser.integer() { return .integer(integer) }
+    if scalar.type == JSON_STRING, parser.position < parser.end,
+      parser.base[parser.position] == UInt8(ascii: "\"")
+    {
+      return stringSlot(plan, index, scalar)
+    }
     guard let value = parser.value(.all), !parser.failed else { return nil }
     let kind = JValue.kind(value)
     // stand-ins of out-of-range numbers go to the mapper, which reports them
@@ -378,6 +390,30 @@ package struct DirectReader {
       return .leaf(value)
     }
     return mapped(value, plan, index)
+  }
+
+  /// The slot of a plain string property from the string at `position`:
+  /// its text kept in `texts`, or (not a URL where one must be, out of
+  /// memory) what the mapper makes of it; nil on any error.
+  private mutating func stringSlot(_ plan: DirectPlan, _ index: Int, _ scalar: DirectPlan.Scalar) -> Slot? {
+    guard parser.decodeString() else {
+      _ = parser.fail()
+      return nil
+    }
+    let remaining = parser.end - parser.position
+    let writer = texts
+    let kept: TextLeaf? = parser.withString { bytes in
+      if scalar.url && !URLCheck.isAbsolute(bytes) { return nil }
+      return writer.store(bytes, remaining: remaining)
+    }
+    if let kept { return .text(kept) }
+    let made = parser.withString { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
+      }
+    }
+    guard let made else { return nil }
+    return mapped(made, plan, index)
   }
 
   /// The slot the mapper makes of `value` (released here) for property

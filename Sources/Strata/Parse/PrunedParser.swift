@@ -817,6 +817,40 @@ package struct PrunedParser {
     return build ? json_real(real) : nil
   }
 
+  /// The integer at `position`, moved past, when jansson would read it as
+  /// one (no fraction or exponent, within 64 bits); nil with `position`
+  /// unchanged for anything else, which `value` then reads (or reports).
+  /// No json_t is made: the caller keeps the value itself.
+  @inline(__always) mutating func integer() -> Int64? {
+    var index = position
+    let negative = index < end && base[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    guard index < end else { return nil }
+    let first = index
+    if base[index] == UInt8(ascii: "0") {
+      index += 1
+    } else if base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
+      index = digitsEnd(index + 1)
+    } else {
+      return nil
+    }
+    if index < end {
+      let c = base[index]
+      if (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".")
+        || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "+")
+        || c == UInt8(ascii: "-")
+      {
+        return nil
+      }
+    }
+    let digits = index - first
+    guard digits <= 19 else { return nil }
+    let magnitude = Self.decimal(base + first, digits)
+    guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { return nil }
+    position = index
+    return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(bitPattern: magnitude)
+  }
+
   /// The value of the `count` (at most 19) ASCII digits at `digits`, eight
   /// at a time (each group of eight combined in three multiplications).
   @inline(__always) static func decimal(_ digits: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {

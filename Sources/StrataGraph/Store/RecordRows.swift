@@ -37,12 +37,14 @@ enum RecordRows {
     var links: [(start: Int, targets: [[SQLCell]])?]
   }
 
-  /// A cell of a row to write: a value, or text that a jansson string holds
-  /// (borrowed from the record's object or body, which outlive the write:
-  /// bound from its bytes, with no `String` made, and on SQLite not copied).
+  /// A cell of a row to write: a value, or text that a jansson string or a
+  /// text leaf holds (borrowed from the record's object or body, which
+  /// outlive the write: bound from its bytes, with no `String` made, and on
+  /// SQLite not copied).
   enum Cell {
     case value(SQLCell)
     case string(JPtr)
+    case text(TextLeaf)
 
     /// Binds the cell to parameter `index` of `statement`.
     @inline(__always)
@@ -54,6 +56,7 @@ enum RecordRows {
           UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: json_string_length(value))
         }
         try statement.bind(index, borrowedText: bytes ?? UnsafeBufferPointer(start: nil, count: 0))
+      case .text(let text): try statement.bind(index, borrowedText: text.bytes)
       }
     }
   }
@@ -320,6 +323,13 @@ enum RecordRows {
     try table.properties.withUnsafeBufferPointer { (properties) throws(StrataError) in
       guard let base = properties.baseAddress else { return }
       for position in properties.indices {
+        // a string kept as a text leaf: bound from the object's own bytes
+        if case .column(.text) = properties[position].storage, let index = plan.columns[position],
+          index >= 0 && index < object.slots.count, case .text(let text) = object.slots[index]
+        {
+          columns.append(.text(text))
+          continue
+        }
         let present = plan.columns[position].flatMap(value(at:))
         if present == nil && plan.columns[position] != nil { absent.append(properties[position].name) }
         try place(

@@ -1,0 +1,114 @@
+import CJansson
+import Strata
+import Testing
+
+// Plain integers and strings read from bytes are kept without jansson
+// (`Slot.integer`, and `Slot.text` in chunks of text the call's models
+// share). They must be the same values as the DOM path's jansson leaves:
+// equal, hashed alike, written alike, merged alike, and alive for as long
+// as any model holding one.
+
+private let keptSchema: JSON = [
+  "strata": 1,
+  "models": [
+    "Item": [
+      "properties": [
+        "id": ["type": "int"],
+        "name": ["type": "string"],
+        "site": ["type": "url?"],
+        "visits": ["type": "int", "merge": "max"],
+        "note": ["type": "string?"],
+      ]
+    ]
+  ],
+]
+
+/// Strings that take every way through the string reader: empty, escaped,
+/// multi-byte, a NUL, and longer than a chunk of text.
+private let names: [String] = [
+  "", "plain", "tab\there", "quote \" and \\ backslash", "caf\u{e9} \u{4e2d}\u{6587} \u{1F600}",
+  "nul\u{0}inside", String(repeating: "long ", count: 5_000), "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}",
+]
+
+private func itemText(_ index: Int, _ name: String) -> String {
+  let visits = [0, -1, 1, Int64.max, Int64.min, 42][index % 6]
+  return
+    #"{"id": \#(index), "name": \#(JSON.string(name).serialized()), "site": "https://example.com/\#(index)", "visits": \#(visits), "note": null}"#
+}
+
+@Test func keptLeavesAreTheValuesTheDOMPathGives() throws {
+  let schema = try Schema(keptSchema)
+  let texts = names.enumerated().map { itemText($0.offset, $0.element) }
+  let array = "[" + texts.joined(separator: ",") + "]"
+  let fromBytes = try schema.mapMany("Item", parsing: array)
+  let fromDOM = try schema.mapMany("Item", from: try JSON(parsing: array))
+  #expect(fromBytes.count == names.count)
+  for (bytes, dom) in zip(fromBytes, fromDOM) {
+    #expect(bytes == dom)
+    #expect(dom == bytes)
+    #expect(bytes.hashValue == dom.hashValue)
+    #expect(try bytes.json == dom.json)
+  }
+  for (index, model) in fromBytes.enumerated() {
+    #expect(model["name"] == .string(names[index]))
+    // kept in the slot and in text, not as jansson values
+    guard case .integer = model.object.slots[0], case .text = model.object.slots[1] else {
+      Issue.record("item \(index) keeps \(model.object.slots[0]) and \(model.object.slots[1])")
+      continue
+    }
+  }
+}
+
+@Test func aKeptStringOutlivesTheOtherModelsOfItsCall() throws {
+  let schema = try Schema(keptSchema)
+  // enough strings to fill several chunks of text
+  func array(_ word: String) -> String {
+    "["
+      + (0..<2_000).map { itemText($0, "\(word) \($0) " + String(repeating: "x", count: $0 % 50)) }
+      .joined(separator: ",") + "]"
+  }
+  var models = try schema.mapMany("Item", parsing: array("name"))
+  let kept = [models[0], models[999], models[1_999]]
+  models.removeAll()
+  // reuse what was freed
+  _ = try schema.mapMany("Item", parsing: array("nome"))
+  let tail = String(repeating: "x", count: 49)
+  #expect(
+    kept.map { $0["name"] } == [
+      .string("name 0 "), .string("name 999 " + tail), .string("name 1999 " + tail),
+    ])
+  let copy = kept[1]
+  #expect(copy == kept[1])
+}
+
+@Test func keptIntegersMergeAsTheDOMPathsDo() throws {
+  let schema = try Schema(keptSchema)
+  let low = itemText(1, "a")  // visits -1
+  let high = itemText(3, "b")  // visits Int64.max
+  for (first, second) in [(low, high), (high, low)] {
+    var fromBytes = try schema.map("Item", parsing: first)
+    try fromBytes.merge(try schema.map("Item", parsing: second))
+    var fromDOM = try schema.map("Item", from: try JSON(parsing: first))
+    try fromDOM.merge(try schema.map("Item", from: try JSON(parsing: second)))
+    var mixed = try schema.map("Item", parsing: first)
+    try mixed.merge(try schema.map("Item", from: try JSON(parsing: second)))
+    #expect(fromBytes["visits"] == .int(Int64.max))
+    #expect(fromBytes == fromDOM)
+    #expect(mixed == fromDOM)
+  }
+}
+
+@Test func anIntegerBeyondSixtyFourBitsIsStillRefused() throws {
+  let schema = try Schema(keptSchema)
+  for text in [
+    #"{"id": 9223372036854775808, "name": "a", "visits": 1}"#,
+    #"{"id": -9223372036854775809, "name": "a", "visits": 1}"#,
+    #"{"id": 1.5, "name": "a", "visits": 1}"#,
+    #"{"id": 01, "name": "a", "visits": 1}"#,
+  ] {
+    #expect(throws: StrataError.self) { try schema.map("Item", parsing: text) }
+  }
+  let edge = try schema.map("Item", parsing: #"{"id": -9223372036854775808, "name": "a", "visits": -0}"#)
+  #expect(edge["id"] == .int(Int64.min))
+  #expect(edge["visits"] == .int(0))
+}
