@@ -585,8 +585,10 @@ int strata_model_has(const strata_model_t *model, const char *property, strata_e
 /**
  * The canonical value of `property` (null for a property set to null).
  * Returns a new reference, or NULL if the property is absent (then
- * error->code is STRATA_OK and strata_model_has() gives 0) or with an
- * "argument" error if there is no such property.
+ * error->code is STRATA_OK and strata_model_has() gives 0), with an
+ * "argument" error if there is no such property, or with an "oom" error
+ * when the value cannot be made (an integer or string read from bytes is
+ * kept without a json_t, and one is made for each call).
  */
 json_t *strata_model_get(const strata_model_t *model, const char *property, strata_error_t *error);
 

@@ -59,8 +59,17 @@ public func strata_model_get(
         .argument, "model '\(object.name)' has no property '\(name)'" + object.propertyHint(name), error)
       return nil
     }
+    // a value kept without jansson (an integer, text) is made now, which can fail
+    guard let value = object.canonicalValue(name) else {
+      if object.state(name) == 1 {
+        ErrorReporting.fail(.oom, "out of memory", error)
+      } else {
+        ErrorReporting.succeed(error)
+      }
+      return nil
+    }
     ErrorReporting.succeed(error)
-    return object.canonicalValue(name)
+    return value
   }
 }
 

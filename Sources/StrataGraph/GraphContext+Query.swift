@@ -216,6 +216,7 @@ enum QueryEvaluation {
           out.append(QueryValue(value, path.kind))
         }
       case .integer(let value): out.append(.int(value))
+      case .real(let value): out.append(.real(value))
       case .text: slots[index].withLeaf { out.append(QueryValue($0, path.kind)) }
       case .model, .array, .dict: out.append(.other)
       }

@@ -369,7 +369,7 @@ struct GraphImporter {
       } else {
         transaction.setOne(record, index, nil)
       }
-    case .leaf, .integer, .text:
+    case .leaf, .integer, .real, .text:
       guard let entry = collector.entry(slot), let target = resolve(entry, parent: (record, index)) else {
         return
       }

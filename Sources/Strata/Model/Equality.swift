@@ -26,6 +26,9 @@ package enum Equality {
     case (.absent, .absent), (.null, .null): return true
     case (.leaf(let x), .leaf(let y)): return x == y || json_equal(x, y) != 0
     case (.integer(let x), .integer(let y)): return x == y
+    case (.real(let x), .real(let y)): return x == y
+    case (.real(let x), .leaf(let y)), (.leaf(let y), .real(let x)):
+      return JValue.kind(y) == JSON_REAL && json_real_value(y) == x
     case (.integer(let x), .leaf(let y)), (.leaf(let y), .integer(let x)):
       return JValue.isInteger(y) && Int64(json_integer_value(y)) == x
     case (.text(let x), .text(let y)): return x.entry == y.entry || x.bytes.elementsEqual(y.bytes)
@@ -63,6 +66,7 @@ package enum Equality {
     case .null: return 1
     case .leaf(let value): return hash(json: value)
     case .integer(let value): return hash(integer: value)
+    case .real(let value): return hash(real: value)
     case .text(let text): return hash(string: text.bytes)
     case .model(let object): return hash(object)
     case .array(let elements):
@@ -90,10 +94,7 @@ package enum Equality {
     switch value.pointee.type {
     case JSON_STRING: return hash(string: JValue.stringBytes(value))
     case JSON_INTEGER: return hash(integer: Int64(json_integer_value(value)))
-    case JSON_REAL:
-      let real = json_real_value(value)
-      mix(&state, real == 0 ? 0 : real.bitPattern)
-      return state &+ 3
+    case JSON_REAL: return hash(real: json_real_value(value))
     case JSON_TRUE: return 4
     case JSON_FALSE: return 5
     case JSON_NULL: return 1
@@ -121,6 +122,13 @@ package enum Equality {
     var state: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { step(&state, byte) }
     return state
+  }
+
+  /// Hashes a real leaf, kept in its slot or as a json_t alike (0 and -0 alike).
+  static func hash(real value: Double) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    mix(&state, value == 0 ? 0 : value.bitPattern)
+    return state &+ 3
   }
 
   /// Hashes an integer leaf, kept in its slot or as a json_t alike.

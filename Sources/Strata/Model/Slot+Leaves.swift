@@ -1,7 +1,7 @@
 import CJansson
 
 /// Reading a leaf however the slot keeps it: as a json_t (`.leaf`), as a
-/// value in the slot itself (`.integer`) or as text in a shared chunk
+/// value in the slot itself (`.integer`, `.real`) or as text in a shared chunk
 /// (`.text`). A reader that needs a json_t
 /// gets one made for a kept value; readers on hot paths switch on the
 /// cases and use the kept value directly.
@@ -9,7 +9,7 @@ extension Slot {
   /// True for a leaf, however kept.
   package var isLeaf: Bool {
     switch self {
-    case .leaf, .integer, .text: return true
+    case .leaf, .integer, .real, .text: return true
     default: return false
     }
   }
@@ -20,6 +20,7 @@ extension Slot {
     switch self {
     case .leaf(let value): return JValue.retain(value)
     case .integer(let value): return json_integer(json_int_t(value))
+    case .real(let value): return json_real(value)
     case .text(let text): return text.makeJSON()
     default: return nil
     }
@@ -31,7 +32,7 @@ extension Slot {
   package func withLeaf<R>(_ body: (JPtr) throws -> R) rethrows -> R? {
     switch self {
     case .leaf(let value): return try body(value)
-    case .integer, .text:
+    case .integer, .real, .text:
       guard let made = leafJSON() else { return nil }
       defer { JValue.release(made) }
       return try body(made)
@@ -43,6 +44,7 @@ extension Slot {
   package var recordKey: RecordKey? {
     switch self {
     case .integer(let value): return .int(value)
+    case .real(let value): return value.isFinite ? .double(value) : nil
     case .text(let text): return .string(text.string)
     case .leaf(let value): return RecordKey(json: value)
     default: return nil
@@ -65,6 +67,7 @@ extension Slot {
     switch self {
     case .leaf(let value): return value.pointee.type
     case .integer: return JSON_INTEGER
+    case .real: return JSON_REAL
     case .text: return JSON_STRING
     default: return nil
     }

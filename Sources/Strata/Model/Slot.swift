@@ -6,10 +6,10 @@ import CJansson
 /// This is the engine's model storage. A `.leaf` owns one reference to its
 /// json_t (shared with the input where the value passed through untouched);
 /// whoever owns a slot calls `release()` once when dropping it. An integer
-/// read from bytes is kept in the slot itself (`.integer`), and a string in
-/// a chunk of text its call's models share (`.text`), with no json_t behind
-/// them: a leaf is any of the three, and readers take all
-/// (`Slot+Leaves.swift`).
+/// or a real read from bytes is kept in the slot itself (`.integer`,
+/// `.real`), and a string in a chunk of text its call's models share
+/// (`.text`), with no json_t behind them: a leaf is any of these, and
+/// readers take all (`Slot+Leaves.swift`).
 package enum Slot {
   /// Never set.
   case absent
@@ -20,6 +20,9 @@ package enum Slot {
   /// A JSON integer leaf kept in the slot: the same value as `.leaf` of a
   /// jansson integer, without its allocation.
   case integer(Int64)
+  /// A JSON real leaf kept in the slot (finite): the same value as `.leaf`
+  /// of a jansson real.
+  case real(Double)
   /// A JSON string leaf kept in a shared chunk of text (owns a reference
   /// to the chunk): the same value as `.leaf` of a jansson string.
   case text(TextLeaf)
@@ -46,7 +49,7 @@ package enum Slot {
   /// Drops the references this slot owns.
   package func release() {
     switch self {
-    case .absent, .null, .model, .integer: return
+    case .absent, .null, .model, .integer, .real: return
     case .leaf(let value): JValue.release(value)
     case .text(let text): text.release()
     case .array(let elements): for element in elements { element.release() }
@@ -57,7 +60,7 @@ package enum Slot {
   /// A deep copy: leaves are shared (they are never changed in place), models copied.
   package func copy() -> Slot {
     switch self {
-    case .absent, .null, .integer: return self
+    case .absent, .null, .integer, .real: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
     case .text(let text):
       text.retain()
@@ -73,7 +76,7 @@ package enum Slot {
   /// shared (they are never changed in place), collections rebuilt.
   package func shared() -> Slot {
     switch self {
-    case .absent, .null, .model, .integer: return self
+    case .absent, .null, .model, .integer, .real: return self
     case .leaf(let value): return .leaf(JValue.retain(value))
     case .text(let text):
       text.retain()

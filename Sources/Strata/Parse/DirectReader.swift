@@ -3,9 +3,9 @@ import CJansson
 /// Reads JSON text straight into model storage: the objects of models with a
 /// `DirectPlan` become `ModelObject`s as they are read, each property's slot
 /// filled from its value, with no jansson object for the model and no key
-/// lookups afterwards. A plain integer or string property's value is kept
-/// without jansson (`Slot.integer`, and `Slot.text` in the call's chunks of
-/// text, `texts`); other leaves are the jansson values the mapper keeps
+/// lookups afterwards. A plain integer, double or string property's value
+/// is kept without jansson (`Slot.integer`, `Slot.real`, and `Slot.text` in
+/// the call's chunks of text, `texts`); other leaves are the jansson values the mapper keeps
 /// (built by `PrunedParser`, mapped by `Mapper.propertyValue`), and
 /// everything the plan does not read directly goes through the ordinary
 /// `Mapper`, so a successful read gives exactly the models the DOM path gives.
@@ -371,6 +371,7 @@ package struct DirectReader {
     -> Slot?
   {
     if scalar.type == JSON_INTEGER, let integer = parser.integer() { return .integer(integer) }
+    if scalar.type == JSON_REAL, let real = parser.real() { return .real(real) }
     if scalar.type == JSON_STRING, parser.position < parser.end,
       parser.base[parser.position] == UInt8(ascii: "\"")
     {

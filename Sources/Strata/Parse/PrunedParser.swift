@@ -746,20 +746,19 @@ package struct PrunedParser {
 
   // MARK: numbers
 
-  /// A number as jansson reads it: an integer (no `.`, `e`, `E`) that must
-  /// fit 64 bits, or a real that must not overflow. With `build` false only
-  /// checks it (returning nil, `failed` set on a problem).
-  private mutating func number(build: Bool) -> JPtr? {
-    let start = position
+  /// Where the number at `position` ends, as jansson's lexer reads it,
+  /// and whether it is a real (a fraction or an exponent); nil when the
+  /// text there is not a number (or runs on into one of its characters).
+  @inline(__always) private func numberEnd() -> (stop: Int, isReal: Bool, hasExponent: Bool)? {
     var index = position
     if index < end && base[index] == UInt8(ascii: "-") { index += 1 }
-    guard index < end else { return fail() }
+    guard index < end else { return nil }
     if base[index] == UInt8(ascii: "0") {
       index += 1
     } else if base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
       index = digitsEnd(index + 1)
     } else {
-      return fail()
+      return nil
     }
     var isReal = false
     var hasExponent = false
@@ -768,7 +767,7 @@ package struct PrunedParser {
       index += 1
       let digits = index
       index = digitsEnd(index)
-      guard index > digits else { return fail() }
+      guard index > digits else { return nil }
     }
     if index < end && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
       isReal = true
@@ -777,7 +776,7 @@ package struct PrunedParser {
       if index < end && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
       let digits = index
       index = digitsEnd(index)
-      guard index > digits else { return fail() }
+      guard index > digits else { return nil }
     }
     // jansson's lexer reads a number up to a character that cannot continue it
     if index < end {
@@ -786,33 +785,56 @@ package struct PrunedParser {
         || c == UInt8(ascii: "e")
         || c == UInt8(ascii: "E") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
       {
-        return fail()
+        return nil
       }
     }
-    let length = index - start
-    position = index
-    if !isReal {
-      // up to 18 digits always fit; longer ones are checked
-      let negative = base[start] == UInt8(ascii: "-")
-      let digits = length - (negative ? 1 : 0)
-      // (with markers, a skipped integer of any size is valid JSON)
-      if !build && (digits <= 18 || markers != nil) { return nil }
-      // 19 digits or fewer: their magnitude fits in 64 unsigned bits
-      guard digits <= 19 else { return outOfRange(start, index, build: build, integer: true) }
-      let magnitude = Self.decimal(base + index - digits, digits)
-      let limit = UInt64(Int64.max) + (negative ? 1 : 0)
-      guard magnitude <= limit else { return outOfRange(start, index, build: build, integer: true) }
-      let value = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(bitPattern: magnitude)
-      return build ? json_integer(value) : nil
-    }
-    if !build && (markers != nil || (!hasExponent && length < 300)) { return nil }
-    // strtod on a NUL-terminated copy, as jansson does (on the stack: no allocation)
-    let real = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+    return (index, isReal, hasExponent)
+  }
+
+  /// The integer of the `stop - start` bytes at `start` (an optional sign
+  /// and digits), or nil when it does not fit 64 bits.
+  @inline(__always) private func integerValue(_ start: Int, _ stop: Int) -> Int64? {
+    let negative = base[start] == UInt8(ascii: "-")
+    let digits = stop - start - (negative ? 1 : 0)
+    // 19 digits or fewer: their magnitude fits in 64 unsigned bits
+    guard digits <= 19 else { return nil }
+    let magnitude = Self.decimal(base + stop - digits, digits)
+    guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { return nil }
+    return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(bitPattern: magnitude)
+  }
+
+  /// The real of the `stop - start` bytes at `start`, read by strtod on a
+  /// NUL-terminated copy as jansson reads it (on the stack: no allocation).
+  private func realValue(_ start: Int, _ stop: Int) -> Double {
+    let length = stop - start
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
       guard let copy = text.baseAddress else { return 0 }
       UnsafeMutableRawPointer(copy).copyMemory(from: base + start, byteCount: length)
       copy[length] = 0
       return strtod(copy, nil)
     }
+  }
+
+  /// A number as jansson reads it: an integer (no `.`, `e`, `E`) that must
+  /// fit 64 bits, or a real that must not overflow. With `build` false only
+  /// checks it (returning nil, `failed` set on a problem).
+  private mutating func number(build: Bool) -> JPtr? {
+    let start = position
+    guard let (index, isReal, hasExponent) = numberEnd() else { return fail() }
+    let length = index - start
+    position = index
+    if !isReal {
+      // up to 18 digits always fit; longer ones are checked
+      let digits = length - (base[start] == UInt8(ascii: "-") ? 1 : 0)
+      // (with markers, a skipped integer of any size is valid JSON)
+      if !build && (digits <= 18 || markers != nil) { return nil }
+      guard let value = integerValue(start, index) else {
+        return outOfRange(start, index, build: build, integer: true)
+      }
+      return build ? json_integer(value) : nil
+    }
+    if !build && (markers != nil || (!hasExponent && length < 300)) { return nil }
+    let real = realValue(start, index)
     if real.isInfinite { return outOfRange(start, index, build: build, integer: false) }
     return build ? json_real(real) : nil
   }
@@ -822,33 +844,23 @@ package struct PrunedParser {
   /// unchanged for anything else, which `value` then reads (or reports).
   /// No json_t is made: the caller keeps the value itself.
   @inline(__always) mutating func integer() -> Int64? {
-    var index = position
-    let negative = index < end && base[index] == UInt8(ascii: "-")
-    if negative { index += 1 }
-    guard index < end else { return nil }
-    let first = index
-    if base[index] == UInt8(ascii: "0") {
-      index += 1
-    } else if base[index] >= UInt8(ascii: "1") && base[index] <= UInt8(ascii: "9") {
-      index = digitsEnd(index + 1)
-    } else {
+    guard let (stop, isReal, _) = numberEnd(), !isReal, let value = integerValue(position, stop) else {
       return nil
     }
-    if index < end {
-      let c = base[index]
-      if (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: ".")
-        || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") || c == UInt8(ascii: "+")
-        || c == UInt8(ascii: "-")
-      {
-        return nil
-      }
-    }
-    let digits = index - first
-    guard digits <= 19 else { return nil }
-    let magnitude = Self.decimal(base + first, digits)
-    guard magnitude <= UInt64(Int64.max) + (negative ? 1 : 0) else { return nil }
-    position = index
-    return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(bitPattern: magnitude)
+    position = stop
+    return value
+  }
+
+  /// The real at `position`, moved past, when jansson would read it as one
+  /// (a fraction or an exponent, finite); nil with `position` unchanged for
+  /// anything else: an integer (the mapper makes a real of it) or an
+  /// overflow (which `value` reports). No json_t is made.
+  @inline(__always) mutating func real() -> Double? {
+    guard let (stop, isReal, _) = numberEnd(), isReal else { return nil }
+    let value = realValue(position, stop)
+    guard value.isFinite else { return nil }
+    position = stop
+    return value
   }
 
   /// The value of the `count` (at most 19) ASCII digits at `digits`, eight
