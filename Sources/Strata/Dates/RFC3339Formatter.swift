@@ -31,6 +31,15 @@ package enum RFC3339Formatter {
     }
   }
 
+  /// Calls `body` with the canonical text of `value` (on the stack).
+  @inline(__always)
+  static func withBytes<R>(_ value: DateValue, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      let count = write(value, offset: 0, into: buffer)
+      return body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
+    }
+  }
+
   /// Writes the text into `buffer` (at least `capacity` bytes); the byte count.
   private static func write(_ value: DateValue, offset: Int, into buffer: UnsafeMutableBufferPointer<UInt8>)
     -> Int

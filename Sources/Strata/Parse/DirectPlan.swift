@@ -107,6 +107,10 @@ final class DirectPlan: @unchecked Sendable {
     /// absolute URL) is the slot as built (null is `.null` for `T?`);
     /// anything else goes to `Mapper.propertyValue`.
     case scalar(Scalar)
+    /// A `date` (or `date?`) whose rules say no more than its text format
+    /// and time zone: a string in that format is kept as its canonical text
+    /// (`Slot.text`); anything else (null too) goes to `Mapper.propertyValue`.
+    case date(DateScalar)
     /// A nested model (the index of its model): read directly when it is an
     /// object and that model has a plan, otherwise as `.value`.
     case model(Int)
@@ -337,8 +341,29 @@ final class DirectPlan: @unchecked Sendable {
       })
   }
 
+  /// What a `.date` property's text is read with: its format and the
+  /// offset of text without a zone, as `Mapper.date` reads them.
+  final class DateScalar {
+    let format: DateFormat
+    let timezone: Int
+
+    init(format: DateFormat, timezone: Int) {
+      self.format = format
+      self.timezone = timezone
+    }
+  }
+
   /// How the value of a directly read property is read.
   private static func shape(_ property: PropertySpec) -> Shape {
+    if case .date = property.type.unwrapped {
+      guard let rules = property.rules else { return .date(DateScalar(format: .iso8601, timezone: 0)) }
+      if rules.transforms.isEmpty && rules.enumMap == nil && rules.validation == nil
+        && rules.dateFormat.isText
+      {
+        return .date(DateScalar(format: rules.dateFormat, timezone: rules.timezone))
+      }
+      return .value
+    }
     if property.rules == nil {
       let optional: Bool
       if case .optional = property.type { optional = true } else { optional = false }

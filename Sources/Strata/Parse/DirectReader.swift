@@ -356,6 +356,8 @@ package struct DirectReader {
         }
       }
     case .scalar(let scalar): return scalarSlot(plan, index, scalar)
+    case .date(let date):
+      if parser.base[start] == UInt8(ascii: "\"") { return dateSlot(plan, index, date) }
     case .value: break
     }
     guard let value = parser.value(want), !parser.failed else { return nil }
@@ -408,6 +410,34 @@ package struct DirectReader {
       return writer.store(bytes, remaining: remaining)
     }
     if let kept { return .text(kept) }
+    return mappedString(plan, index)
+  }
+
+  /// The slot of a `.date` property from the string at `position`: the
+  /// canonical text of the date it spells, kept in `texts`, or (not a date
+  /// of the format, out of memory) what the mapper makes of it (its error);
+  /// nil on any error.
+  private mutating func dateSlot(_ plan: DirectPlan, _ index: Int, _ date: DirectPlan.DateScalar) -> Slot? {
+    guard parser.decodeString() else {
+      _ = parser.fail()
+      return nil
+    }
+    let remaining = parser.end - parser.position
+    let writer = texts
+    let kept: TextLeaf? = parser.withString { bytes in
+      guard let parsed = date.format.date(text: bytes, defaultOffset: date.timezone) else { return nil }
+      if case .iso8601 = date.format, Mapper.isCanonicalDate(bytes) {
+        return writer.store(bytes, remaining: remaining)
+      }
+      return RFC3339Formatter.withBytes(parsed) { writer.store($0, remaining: remaining) }
+    }
+    if let kept { return .text(kept) }
+    return mappedString(plan, index)
+  }
+
+  /// The slot the mapper makes of the string `decodeString` last read, for
+  /// property `index` of `plan`'s model; nil on any error.
+  private mutating func mappedString(_ plan: DirectPlan, _ index: Int) -> Slot? {
     let made = parser.withString { bytes in
       bytes.withMemoryRebound(to: CChar.self) { chars in
         JValue.withChars(chars) { json_stringn_nocheck($0, $1) }

@@ -26,7 +26,7 @@ private let allowedUses: [String: Set<String>] = [
   "Serialization": ["Dates", "Errors", "JSON", "Mapping", "Model", "Schema"],
   "Changes": ["Errors", "JSON", "Mapping", "Model", "Runtime", "Schema", "Serialization"],
   "Archives": ["Changes", "Errors", "JSON", "Mapping", "Model", "Schema"],
-  "Parse": ["Errors", "JSON", "Mapping", "Model", "Responses", "Runtime", "Schema"],
+  "Parse": ["Dates", "Errors", "JSON", "Mapping", "Model", "Responses", "Runtime", "Schema"],
   "Responses": ["Errors", "JSON", "Mapping", "Model", "Parse", "Schema"],
   "Lines": ["Errors", "JSON", "Mapping", "Model", "Parse", "Schema"],
   "Codable": ["Dates", "Errors", "JSON", "Model", "Runtime", "Schema"],

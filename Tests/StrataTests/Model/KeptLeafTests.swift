@@ -19,6 +19,8 @@ private let keptSchema: JSON = [
         "visits": ["type": "int", "merge": "max"],
         "note": ["type": "string?"],
         "score": ["type": "double"],
+        "at": ["type": "date?"],
+        "posted": ["type": "date", "format": "EEE MMM dd HH:mm:ss Z yyyy", "timezone": "+01:00"],
       ]
     ]
   ],
@@ -34,8 +36,13 @@ private let names: [String] = [
 private func itemText(_ index: Int, _ name: String) -> String {
   let visits = [0, -1, 1, Int64.max, Int64.min, 42][index % 6]
   let score = ["1.5", "-0.0", "1e308", "5", "2.5e-320", "-7.25E+2", "0.1"][index % 7]
+  let at = [
+    #""2020-01-02T03:04:05Z""#, #""2020-01-02T03:04:05.123+02:00""#, "null", #""1969-07-20T20:17:40-05:00""#,
+    #""2020-02-29T00:00:00.5Z""#,
+  ][index % 5]
+  let posted = ["Thu Dec 03 18:00:00 +0000 2026", "Mon Jan 01 00:00:00 -0800 2024"][index % 2]
   return
-    #"{"id": \#(index), "name": \#(JSON.string(name).serialized()), "site": "https://example.com/\#(index)", "visits": \#(visits), "note": null, "score": \#(score)}"#
+    #"{"id": \#(index), "name": \#(JSON.string(name).serialized()), "site": "https://example.com/\#(index)", "visits": \#(visits), "note": null, "score": \#(score), "at": \#(at), "posted": "\#(posted)"}"#
 }
 
 @Test func keptLeavesAreTheValuesTheDOMPathGives() throws {
@@ -53,6 +60,11 @@ private func itemText(_ index: Int, _ name: String) -> String {
   }
   for (index, model) in fromBytes.enumerated() {
     #expect(model["name"] == .string(names[index]))
+    #expect(model.timestamp("posted") == fromDOM[index].timestamp("posted"))
+    guard case .text = model.object.slots[7] else {
+      Issue.record("item \(index) keeps its date as \(model.object.slots[7])")
+      continue
+    }
     // kept in the slot and in text, not as jansson values
     guard case .integer = model.object.slots[0], case .text = model.object.slots[1] else {
       Issue.record("item \(index) keeps \(model.object.slots[0]) and \(model.object.slots[1])")
@@ -116,6 +128,8 @@ private func itemText(_ index: Int, _ name: String) -> String {
     #"{"id": 01, "name": "a", "visits": 1}"#,
     #"{"id": 1, "name": "a", "visits": 1, "score": 1e400}"#,
     #"{"id": 1, "name": "a", "visits": 1, "score": 1.}"#,
+    #"{"id": 1, "name": "a", "visits": 1, "score": 1, "posted": "2020-01-02T03:04:05Z"}"#,
+    #"{"id": 1, "name": "a", "visits": 1, "score": 1, "at": "2020-13-02T03:04:05Z", "posted": "Mon Jan 01 00:00:00 -0800 2024"}"#,
   ] {
     #expect(throws: StrataError.self) { try schema.map("Item", parsing: text) }
   }
