@@ -399,18 +399,10 @@ package struct DirectReader {
   /// its text kept in `texts`, or (not a URL where one must be, out of
   /// memory) what the mapper makes of it; nil on any error.
   private mutating func stringSlot(_ plan: DirectPlan, _ index: Int, _ scalar: DirectPlan.Scalar) -> Slot? {
-    guard parser.decodeString() else {
-      _ = parser.fail()
-      return nil
-    }
-    let remaining = parser.end - parser.position
-    let writer = texts
-    let kept: TextLeaf? = parser.withString { bytes in
+    keptString(plan, index) { bytes, writer, remaining in
       if scalar.url && !URLCheck.isAbsolute(bytes) { return nil }
       return writer.store(bytes, remaining: remaining)
     }
-    if let kept { return .text(kept) }
-    return mappedString(plan, index)
   }
 
   /// The slot of a `.date` property from the string at `position`: the
@@ -418,32 +410,31 @@ package struct DirectReader {
   /// of the format, out of memory) what the mapper makes of it (its error);
   /// nil on any error.
   private mutating func dateSlot(_ plan: DirectPlan, _ index: Int, _ date: DirectPlan.DateScalar) -> Slot? {
-    guard parser.decodeString() else {
-      _ = parser.fail()
-      return nil
-    }
-    let remaining = parser.end - parser.position
-    let writer = texts
-    let kept: TextLeaf? = parser.withString { bytes in
+    keptString(plan, index) { bytes, writer, remaining in
       guard let parsed = date.format.date(text: bytes, defaultOffset: date.timezone) else { return nil }
       if case .iso8601 = date.format, Mapper.isCanonicalDate(bytes) {
         return writer.store(bytes, remaining: remaining)
       }
       return RFC3339Formatter.withBytes(parsed) { writer.store($0, remaining: remaining) }
     }
-    if let kept { return .text(kept) }
-    return mappedString(plan, index)
   }
 
-  /// The slot the mapper makes of the string `decodeString` last read, for
-  /// property `index` of `plan`'s model; nil on any error.
-  private mutating func mappedString(_ plan: DirectPlan, _ index: Int) -> Slot? {
-    let made = parser.withString { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
-      }
+  /// The slot of a string property from the string at `position`: the text
+  /// `keep` stores from its decoded bytes (given the writer and the input
+  /// bytes left), or, when `keep` gives nil, what the mapper makes of the
+  /// string; nil on any error.
+  @inline(__always)
+  private mutating func keptString(
+    _ plan: DirectPlan, _ index: Int, _ keep: (UnsafeBufferPointer<UInt8>, TextWriter, Int) -> TextLeaf?
+  ) -> Slot? {
+    guard parser.decodeString() else {
+      _ = parser.fail()
+      return nil
     }
-    guard let made else { return nil }
+    let remaining = parser.end - parser.position
+    let writer = texts
+    if let kept = parser.withString({ keep($0, writer, remaining) }) { return .text(kept) }
+    guard let made = parser.madeString() else { return nil }
     return mapped(made, plan, index)
   }
 

@@ -247,11 +247,7 @@ package struct PrunedParser {
     case UInt8(ascii: "["): return array(.all)
     case UInt8(ascii: "\""):
       guard decodeString() else { return fail() }
-      return withString { bytes in
-        bytes.withMemoryRebound(to: CChar.self) { chars in
-          JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
-        }
-      }
+      return madeString()
     case UInt8(ascii: "t"): return literal("true") ? json_true() : fail()
     case UInt8(ascii: "f"): return literal("false") ? json_false() : fail()
     case UInt8(ascii: "n"): return literal("null") ? json_null() : fail()
@@ -701,6 +697,16 @@ package struct PrunedParser {
       }
       guard let length = utf8Length(index) else { return false }
       index += length
+    }
+  }
+
+  /// The string `decodeString` last read as a new jansson value (nil when
+  /// out of memory).
+  @inline(__always) func madeString() -> JPtr? {
+    withString { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        JValue.withChars(chars) { json_stringn_nocheck($0, $1) }
+      }
     }
   }
 
