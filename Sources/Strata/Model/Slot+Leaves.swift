@@ -6,14 +6,6 @@ import CJansson
 /// gets one made for a kept value; readers on hot paths switch on the
 /// cases and use the kept value directly.
 extension Slot {
-  /// True for a leaf, however kept.
-  package var isLeaf: Bool {
-    switch self {
-    case .leaf, .integer, .real, .text: return true
-    default: return false
-    }
-  }
-
   /// The leaf as a new reference (the json_t retained, or made for a value
   /// kept in the slot); nil unless a leaf, or when jansson is out of memory.
   package func leafJSON() -> JPtr? {
@@ -58,17 +50,6 @@ extension Slot {
     switch self {
     case .text(let text): return try body(text.bytes)
     case .leaf(let value) where JValue.isString(value): return try body(JValue.stringBytes(value))
-    default: return nil
-    }
-  }
-
-  /// The leaf's JSON type, or nil unless a leaf.
-  package var leafKind: json_type? {
-    switch self {
-    case .leaf(let value): return value.pointee.type
-    case .integer: return JSON_INTEGER
-    case .real: return JSON_REAL
-    case .text: return JSON_STRING
     default: return nil
     }
   }
