@@ -215,9 +215,10 @@ enum QueryEvaluation {
         } else {
           out.append(QueryValue(value, path.kind))
         }
-      case .integer(let value): out.append(.int(value))
-      case .real(let value): out.append(.real(value))
-      case .text: slots[index].withLeaf { out.append(QueryValue($0, path.kind)) }
+      case .list(let elements):
+        // an array kept element by element: each element, as for a jansson array
+        for element in elements { out.append(QueryValue(leaf: element, path.kind)) }
+      case .integer, .real, .text: out.append(QueryValue(leaf: slots[index], path.kind))
       case .model, .array, .dict: out.append(.other)
       }
     }

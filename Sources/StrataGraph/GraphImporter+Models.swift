@@ -138,7 +138,7 @@ extension GraphImporter {
       transaction.setMany(
         record, index, targets, policy: GraphTransaction.ListPolicy(chosen.properties[index].merge))
       return true
-    case .leaf, .integer, .real, .text, .dict:
+    case .leaf, .integer, .real, .text, .list, .dict:
       return fail() != nil
     }
   }

@@ -392,7 +392,7 @@ struct GraphImporter {
       transaction.setMany(record, index, targets, policy: GraphTransaction.ListPolicy(spec.merge))
     case .model(let object):
       if let target = adopt(object) { transaction.setOne(record, index, target) }
-    case .dict:
+    case .dict, .list:
       return
     }
   }

@@ -36,6 +36,25 @@ enum QueryValue {
     }
   }
 
+  /// The value of a scalar leaf slot however it is kept (`Slot+Leaves.swift`),
+  /// read in place (no json_t made for a kept value); `.other` for anything
+  /// but a scalar leaf.
+  init(leaf slot: Slot, _ kind: QueryKind) {
+    switch slot {
+    case .absent, .null: self = .null
+    case .leaf(let value): self.init(value, kind)
+    case .integer(let value): self = .int(value)
+    case .real(let value): self = .real(value)
+    case .text(let text):
+      if case .date = kind, let date = ISO8601DateParser.parse(text.bytes) {
+        self = .date(date)
+      } else {
+        self = .string(text.string)
+      }
+    case .list, .model, .array, .dict: self = .other
+    }
+  }
+
   /// True for `null`.
   var isNull: Bool {
     if case .null = self { return true }

@@ -192,6 +192,25 @@ package struct Merging {
         return .set(.leaf(joined))
       case (.array(let mine), .array(let theirs)):
         return .set(.array(ContiguousArray(mine.map { $0.shared() } + theirs.map { $0.shared() })))
+      case (.list(let mine), .list(let theirs)):
+        return .set(.list(ContiguousArray(mine.map { $0.shared() } + theirs.map { $0.shared() })))
+      case (.list, .leaf), (.leaf, .list):
+        // one array kept element by element, the other a jansson array (a
+        // `.leaf`'s array is shared: joined into a copy)
+        let made: JPtr?
+        if case .leaf(let mine) = current { made = json_copy(mine) } else { made = current.leafJSON() }
+        guard let joined = made else { return .failed }
+        guard let theirs = incoming.leafJSON() else {
+          JValue.release(joined)
+          return .failed
+        }
+        defer { JValue.release(theirs) }
+        guard JValue.isArray(joined), JValue.isArray(theirs) else {
+          JValue.release(joined)
+          return .set(incoming.shared())
+        }
+        _ = json_array_extend(joined, theirs)
+        return .set(.leaf(joined))
       default:
         return .set(incoming.shared())
       }
@@ -256,7 +275,8 @@ package struct Merging {
       } else if JValue.isString(value) {
         failure = validation.lengthFailure(Validation.characterCount(value), of: "the merged string")
       }
-    case .array(let elements): failure = validation.lengthFailure(elements.count, of: "the merged array")
+    case .array(let elements), .list(let elements):
+      failure = validation.lengthFailure(elements.count, of: "the merged array")
     default: break
     }
     guard let failure else { return true }

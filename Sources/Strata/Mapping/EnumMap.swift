@@ -37,6 +37,15 @@ final class EnumMap: @unchecked Sendable {
     return fallback
   }
 
+  /// The model value (borrowed) for a JSON string given as its UTF-8
+  /// bytes, as `forward` gives it for that string, or nil if outside the
+  /// mapping.
+  @inline(__always)
+  func forward(bytes: UnsafeBufferPointer<UInt8>) -> JPtr? {
+    if let position = stringIndex[String(decoding: bytes, as: UTF8.self)] { return pairs[position].model }
+    return fallback
+  }
+
   /// True when `value` (borrowed) is a model value of the mapping or its default.
   func holds(modelValue value: JPtr) -> Bool {
     if let fallback, json_equal(fallback, value) != 0 { return true }

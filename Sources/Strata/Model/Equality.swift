@@ -34,8 +34,14 @@ package enum Equality {
     case (.text(let x), .text(let y)): return x.entry == y.entry || x.bytes.elementsEqual(y.bytes)
     case (.text(let x), .leaf(let y)), (.leaf(let y), .text(let x)):
       return JValue.isString(y) && x.bytes.elementsEqual(JValue.stringBytes(y))
+    case (.list(let x), .leaf(let y)), (.leaf(let y), .list(let x)):
+      guard JValue.isArray(y), json_array_size(y) == x.count else { return false }
+      for index in 0..<x.count {
+        guard let element = json_array_get(y, index), equal(x[index], .leaf(element)) else { return false }
+      }
+      return true
     case (.model(let x), .model(let y)): return equal(x, y)
-    case (.array(let x), .array(let y)):
+    case (.array(let x), .array(let y)), (.list(let x), .list(let y)):
       guard x.count == y.count else { return false }
       for index in 0..<x.count where !equal(x[index], y[index]) { return false }
       return true
@@ -68,6 +74,11 @@ package enum Equality {
     case .integer(let value): return hash(integer: value)
     case .real(let value): return hash(real: value)
     case .text(let text): return hash(string: text.bytes)
+    case .list(let elements):
+      // as `hash(json:)` hashes a jansson array of the same elements
+      var state: UInt64 = 0xcbf2_9ce4_8422_2325
+      for element in elements { mix(&state, hash(element)) }
+      return state &+ 6
     case .model(let object): return hash(object)
     case .array(let elements):
       var state: UInt64 = 0xa5a5

@@ -1,8 +1,8 @@
 import CJansson
 
 /// Reading a leaf however the slot keeps it: as a json_t (`.leaf`), as a
-/// value in the slot itself (`.integer`, `.real`) or as text in a shared chunk
-/// (`.text`). A reader that needs a json_t
+/// value in the slot itself (`.integer`, `.real`), as text in a shared chunk
+/// (`.text`) or as an array of those (`.list`). A reader that needs a json_t
 /// gets one made for a kept value; readers on hot paths switch on the
 /// cases and use the kept value directly.
 extension Slot {
@@ -14,6 +14,15 @@ extension Slot {
     case .integer(let value): return json_integer(json_int_t(value))
     case .real(let value): return json_real(value)
     case .text(let text): return text.makeJSON()
+    case .list(let elements):
+      guard let out = json_array() else { return nil }
+      for element in elements {
+        guard let made = element.leafJSON(), json_array_append_new(out, made) == 0 else {
+          JValue.release(out)
+          return nil
+        }
+      }
+      return out
     default: return nil
     }
   }
@@ -24,7 +33,7 @@ extension Slot {
   package func withLeaf<R>(_ body: (JPtr) throws -> R) rethrows -> R? {
     switch self {
     case .leaf(let value): return try body(value)
-    case .integer, .real, .text:
+    case .integer, .real, .text, .list:
       guard let made = leafJSON() else { return nil }
       defer { JValue.release(made) }
       return try body(made)

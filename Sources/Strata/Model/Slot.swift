@@ -7,9 +7,10 @@ import CJansson
 /// json_t (shared with the input where the value passed through untouched);
 /// whoever owns a slot calls `release()` once when dropping it. An integer
 /// or a real read from bytes is kept in the slot itself (`.integer`,
-/// `.real`), and a string in a chunk of text its call's models share
-/// (`.text`), with no json_t behind them: a leaf is any of these, and
-/// readers take all (`Slot+Leaves.swift`).
+/// `.real`), a string in a chunk of text its call's models share
+/// (`.text`), and a `[T]` of such leaves element by element (`.list`),
+/// with no json_t behind them: a leaf is any of these, and readers take all
+/// (`Slot+Leaves.swift`).
 package enum Slot {
   /// Never set.
   case absent
@@ -26,6 +27,11 @@ package enum Slot {
   /// A JSON string leaf kept in a shared chunk of text (owns a reference
   /// to the chunk): the same value as `.leaf` of a jansson string.
   case text(TextLeaf)
+  /// A JSON array leaf kept element by element: the same value as `.leaf`
+  /// of a jansson array of them. Its elements are leaves of no array:
+  /// `.integer`, `.real`, `.text`, or `.leaf` of jansson's `true`, `false`
+  /// or `null` (which are never allocated). Owns its elements.
+  case list(ContiguousArray<Slot>)
   /// A nested model.
   case model(ModelObject)
   /// `[T]` where T holds models.
@@ -52,7 +58,7 @@ package enum Slot {
     case .absent, .null, .model, .integer, .real: return
     case .leaf(let value): JValue.release(value)
     case .text(let text): text.release()
-    case .array(let elements): for element in elements { element.release() }
+    case .array(let elements), .list(let elements): for element in elements { element.release() }
     case .dict(let entries): for entry in entries { entry.value.release() }
     }
   }
@@ -66,6 +72,7 @@ package enum Slot {
       text.retain()
       return self
     case .model(let object): return .model(object.copy())
+    case .list: return shared()
     case .array(let elements): return .array(ContiguousArray(elements.map { $0.copy() }))
     case .dict(let entries):
       return .dict(ContiguousArray(entries.map { DictEntry(key: $0.key, value: $0.value.copy()) }))
@@ -82,6 +89,7 @@ package enum Slot {
       text.retain()
       return self
     case .array(let elements): return .array(ContiguousArray(elements.map { $0.shared() }))
+    case .list(let elements): return .list(ContiguousArray(elements.map { $0.shared() }))
     case .dict(let entries):
       return .dict(ContiguousArray(entries.map { DictEntry(key: $0.key, value: $0.value.shared()) }))
     }

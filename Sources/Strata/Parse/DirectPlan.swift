@@ -59,16 +59,26 @@ final class DirectPlan: @unchecked Sendable {
     let positions: ContiguousArray<Int>
     /// How each of `element`'s keys is built (by position).
     let wants: ContiguousArray<Want>
+    /// When every property is a `[T]` of a scalar without rules (and the
+    /// properties plucking one key agree on it): the scalar of each of
+    /// `element`'s keys, read into a `Slot.list` per property without
+    /// building jansson arrays; nil otherwise.
+    let kept: ContiguousArray<Scalar>?
 
     init(
       element: ObjectWant, properties: ContiguousArray<Int>, positions: ContiguousArray<Int>,
-      wants: ContiguousArray<Want>
+      wants: ContiguousArray<Want>, kept: ContiguousArray<Scalar>?
     ) {
       self.element = element
       self.properties = properties
       self.positions = positions
       self.wants = wants
+      self.kept = kept
+      positionsDistinct = Set(positions).count == positions.count
     }
+
+    /// True when no two properties pluck the same key.
+    let positionsDistinct: Bool
   }
 
   /// The members of an object that only key paths go through (`user` for
@@ -111,6 +121,17 @@ final class DirectPlan: @unchecked Sendable {
     /// and time zone: a string in that format is kept as its canonical text
     /// (`Slot.text`); anything else (null too) goes to `Mapper.propertyValue`.
     case date(DateScalar)
+    /// A `[T]` (or `[T]?`) of a `.scalar` type without rules (the scalar's
+    /// `optional` says whether elements may be null): an array whose every
+    /// element is such a value is kept element by element (`Slot.list`);
+    /// anything else goes to `Mapper.propertyValue`.
+    case list(Scalar)
+    /// A `string` (or `string?`) whose only rule is its `enum`: a string is
+    /// looked up in the mapping from its decoded bytes, and the slot holds
+    /// the mapping's own model value (retained); anything else, and a
+    /// string outside the mapping without a default, goes to
+    /// `Mapper.propertyValue` (which reports it).
+    case enumerated(EnumMap)
     /// A nested model (the index of its model): read directly when it is an
     /// object and that model has a plan, otherwise as `.value`.
     case model(Int)
@@ -217,7 +238,7 @@ final class DirectPlan: @unchecked Sendable {
         entries.append(entry)
         direct.append(contentsOf: group.map(\.property))
       } else if let group = plucks[key], group.count == readers[key],
-        let plan = pluckPlan(group, want.wants[position])
+        let plan = pluckPlan(group, want.wants[position], type)
       {
         // or when every property reading it is a pluck through one of its arrays
         entries.append(.plucks(plan))
@@ -279,7 +300,7 @@ final class DirectPlan: @unchecked Sendable {
 
   /// The pluck plan of an object whose parse plan is `want`, for the plucks
   /// of `group` (all through it); nil when its plan holds anything else.
-  private static func pluckPlan(_ group: [Pluck], _ want: Want) -> PluckPlan? {
+  private static func pluckPlan(_ group: [Pluck], _ want: Want, _ type: ModelType) -> PluckPlan? {
     guard case .object(let reference) = want else { return nil }
     let object = reference.plan
     guard object.sealed, !object.keepAll else { return nil }
@@ -305,7 +326,9 @@ final class DirectPlan: @unchecked Sendable {
       arrays.append(
         ArrayPlucks(
           element: element, properties: ContiguousArray(members.map(\.property)), positions: positions,
-          wants: wants))
+          wants: wants,
+          kept: keptScalars(members.map { type.properties[$0.property] }, positions, keys: element.keys.count)
+        ))
     }
     guard arrays.count == object.keys.count,
       arrays.reduce(0, { $0 + $1.properties.count }) == group.count
@@ -314,12 +337,60 @@ final class DirectPlan: @unchecked Sendable {
       want: object, arrays: arrays, properties: ContiguousArray(group.map(\.property).sorted()))
   }
 
+  /// The scalar of each of an element's `keys` keys, for the plucked
+  /// `properties` at `positions` among them: nil unless each is a `[T]` of
+  /// a scalar without rules, every key is plucked, and the properties of a
+  /// key agree on its scalar.
+  private static func keptScalars(_ properties: [PropertySpec], _ positions: ContiguousArray<Int>, keys: Int)
+    -> ContiguousArray<Scalar>?
+  {
+    var scalars = [Scalar?](repeating: nil, count: keys)
+    for (property, position) in zip(properties, positions) {
+      guard property.rules == nil, case .array(let element) = property.type.unwrapped,
+        let scalar = Scalar(element), position < keys
+      else { return nil }
+      if let other = scalars[position],
+        other.type != scalar.type || other.optional != scalar.optional || other.url != scalar.url
+      {
+        return nil
+      }
+      scalars[position] = scalar
+    }
+    var kept = ContiguousArray<Scalar>()
+    for scalar in scalars {
+      guard let scalar else { return nil }
+      kept.append(scalar)
+    }
+    return kept
+  }
+
   /// The JSON type a `.scalar` property takes as it is, and whether null is allowed.
   struct Scalar {
     let type: json_type
     let optional: Bool
     /// A `url`: the string must also be an absolute URL (`URLCheck`).
     var url = false
+
+    init(type: json_type, optional: Bool, url: Bool = false) {
+      self.type = type
+      self.optional = optional
+      self.url = url
+    }
+
+    /// The scalar of a `string`, `int`, `bool`, `double` or `url` (or
+    /// `T?`); nil for any other type.
+    init?(_ type: TypeRef) {
+      let optional: Bool
+      if case .optional = type { optional = true } else { optional = false }
+      switch type.unwrapped {
+      case .string: self.init(type: JSON_STRING, optional: optional)
+      case .int: self.init(type: JSON_INTEGER, optional: optional)
+      case .bool: self.init(type: JSON_TRUE, optional: optional)
+      case .double: self.init(type: JSON_REAL, optional: optional)
+      case .url: self.init(type: JSON_STRING, optional: optional, url: true)
+      default: return nil
+      }
+    }
   }
 
   /// An entry that is a `.property` of `.scalar` shape, as plain values:
@@ -364,16 +435,15 @@ final class DirectPlan: @unchecked Sendable {
       }
       return .value
     }
+    if let rules = property.rules, let map = rules.enumMap, rules.transforms.isEmpty, rules.validation == nil,
+      case .string = property.type.unwrapped
+    {
+      return .enumerated(map)
+    }
     if property.rules == nil {
-      let optional: Bool
-      if case .optional = property.type { optional = true } else { optional = false }
-      switch property.type.unwrapped {
-      case .string: return .scalar(Scalar(type: JSON_STRING, optional: optional))
-      case .int: return .scalar(Scalar(type: JSON_INTEGER, optional: optional))
-      case .bool: return .scalar(Scalar(type: JSON_TRUE, optional: optional))
-      case .double: return .scalar(Scalar(type: JSON_REAL, optional: optional))
-      case .url: return .scalar(Scalar(type: JSON_STRING, optional: optional, url: true))
-      default: break
+      if let scalar = Scalar(property.type) { return .scalar(scalar) }
+      if case .array(let element) = property.type.unwrapped, let scalar = Scalar(element) {
+        return .list(scalar)
       }
     }
     switch property.type.unwrapped {

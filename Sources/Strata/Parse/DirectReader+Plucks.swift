@@ -84,6 +84,9 @@ extension DirectReader {
     case .null: return true
     case .failed: return false
     }
+    // plain leaves: kept as they are read, with no jansson arrays, when the
+    // elements allow it (otherwise read below from the same `[`)
+    if let kept = array.kept, keptPlucks(array, kept, &slots) { return true }
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit else { return false }

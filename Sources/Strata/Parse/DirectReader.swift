@@ -358,6 +358,10 @@ package struct DirectReader {
     case .scalar(let scalar): return scalarSlot(plan, index, scalar)
     case .date(let date):
       if parser.base[start] == UInt8(ascii: "\"") { return dateSlot(plan, index, date) }
+    case .enumerated(let map):
+      if parser.base[start] == UInt8(ascii: "\"") { return enumSlot(plan, index, map) }
+    case .list(let scalar):
+      if parser.base[start] == UInt8(ascii: "["), let list = keptList(scalar) { return list }
     case .value: break
     }
     guard let value = parser.value(want), !parser.failed else { return nil }
@@ -417,6 +421,21 @@ package struct DirectReader {
       }
       return RFC3339Formatter.withBytes(parsed) { writer.store($0, remaining: remaining) }
     }
+  }
+
+  /// The slot of an `.enumerated` property from the string at `position`:
+  /// the mapping's model value for it (as `EnumMap.forward` finds it, from
+  /// the decoded bytes, with no jansson string made), or, outside the
+  /// mapping without a default, what the mapper makes of it (its error);
+  /// nil on any error.
+  private mutating func enumSlot(_ plan: DirectPlan, _ index: Int, _ map: EnumMap) -> Slot? {
+    guard parser.decodeString() else {
+      _ = parser.fail()
+      return nil
+    }
+    if let model = parser.withString({ map.forward(bytes: $0) }) { return .leaf(JValue.retain(model)) }
+    guard let made = parser.madeString() else { return nil }
+    return mapped(made, plan, index)
   }
 
   /// The slot of a string property from the string at `position`: the text

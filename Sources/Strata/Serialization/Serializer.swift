@@ -31,7 +31,7 @@ package enum Serializer {
     case .absent: return nil
     case .null: return json_null()
     case .leaf(let value): return JValue.retain(value)
-    case .integer, .real, .text: return slot.leafJSON()
+    case .integer, .real, .text, .list: return slot.leafJSON()
     case .model(let object): return dictionary(object, archive: archive)
     case .array(let elements):
       guard let out = json_array() else { return nil }
@@ -143,7 +143,7 @@ package enum Serializer {
         }
         guard let mapped = reverse(value, type, rules) else { return nil }
         return untransform(mapped, rules, place)
-      case .integer, .real, .text:
+      case .integer, .real, .text, .list:
         guard let made = slot.leafJSON() else { return nil }
         defer { JValue.release(made) }
         return serialized(.leaf(made), rules, type, place)

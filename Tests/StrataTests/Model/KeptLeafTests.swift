@@ -137,3 +137,45 @@ private func itemText(_ index: Int, _ name: String) -> String {
   #expect(edge["id"] == .int(Int64.min))
   #expect(edge["visits"] == .int(0))
 }
+
+@Test func anEnumReadFromBytesIsTheDOMPathsValue() throws {
+  let schema = try Schema([
+    "strata": 1,
+    "models": [
+      "Ticket": [
+        "properties": [
+          "state": ["type": "string", "enum": ["open": "OPEN", "closed": "CLOSED", "caf\u{e9}": "CAFE"]],
+          "kind": ["type": "string?", "enum": ["a": "A", "b": "B"], "enumDefault": "A"],
+          // a model value of another type, through the list form
+          "level": ["type": "string", "enum": [["low", "1"], ["high", "2"]]],
+        ]
+      ]
+    ],
+  ])
+  for text in [
+    #"{"state": "open", "kind": "b", "level": "high"}"#,
+    #"{"state": "op\u0065n", "kind": null, "level": "low"}"#,  // an escape
+    #"{"state": "caf\u00e9", "kind": "z", "level": "low"}"#,  // the default
+    #"{"state": "cafe\u0301", "kind": "a", "level": "low"}"#,  // é as two scalars: the same Swift string
+    #"{"state": "shut", "kind": "a", "level": "low"}"#,  // outside, no default: an enum error
+    #"{"state": 1, "kind": "a", "level": "low"}"#,
+    #"{"state": null, "kind": "a", "level": "low"}"#,
+    #"{"state": "open", "kind": 5, "level": "low"}"#,
+  ] {
+    let dom = try JSON(parsing: text)
+    let bytes = Result<Model, StrataError> { () throws(StrataError) in try schema.map("Ticket", parsing: text)
+    }
+    let mapped = Result<Model, StrataError> { () throws(StrataError) in try schema.map("Ticket", from: dom) }
+    switch (bytes, mapped) {
+    case (.success(let x), .success(let y)):
+      #expect(x == y, "\(text)")
+      #expect(x.hashValue == y.hashValue, "\(text)")
+      #expect(try x.json == y.json, "\(text)")
+    case (.failure(let x), .failure(let y)):
+      #expect(x.errors == y.errors, "\(text): \(x) against \(y)")
+    default:
+      Issue.record("\(text): from bytes \(bytes), from the DOM \(mapped)")
+    }
+  }
+  #expect(try schema.map("Ticket", parsing: #"{"state": "op\u0065n", "level": "high"}"#)["state"] == "OPEN")
+}
