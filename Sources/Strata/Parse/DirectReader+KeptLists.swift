@@ -12,6 +12,9 @@ import CJansson
 /// caller then reads the array the ordinary way, which gives the mapper's
 /// value or its error.
 extension DirectReader {
+  /// The elements a kept list has room for when its first is read.
+  static var listRoom: Int { 4 }
+
   /// The leaf of `scalar`'s JSON type at `position`, moved past (null where
   /// `scalar` is optional); nil for anything else, `position` then
   /// anywhere in the value.
@@ -68,6 +71,9 @@ extension DirectReader {
       parser.position += 1
       return true
     }
+    // room for the short lists most are at once (growing from empty
+    // would allocate at one, two and four elements)
+    out.reserveCapacity(Self.listRoom)
     while true {
       guard let element = keptLeaf(scalar) else { return false }
       out.append(element)
@@ -132,6 +138,9 @@ extension DirectReader {
     }
     while true {
       guard parser.position < parser.end else { return false }
+      if lists[0].capacity == 0 {
+        for at in lists.indices { lists[at].reserveCapacity(Self.listRoom) }
+      }
       switch parser.base[parser.position] {
       case UInt8(ascii: "n"):
         // through a null element each plucked value is null
