@@ -28,6 +28,9 @@
  *             otherwise byte 3 picks one of the fixture's inputs (the
  *             conformance inputs), and the bytes after it are a mutation
  *             program (pairs: opcode, argument; see `enum op`).
+ *
+ * STRATA_FUZZ_DUMP=1 prints each call's model, call and text to stderr (to
+ * read what a reproducer maps: `scripts/fuzz --replay bytes_diff FILE`).
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "fuzz_common.h"
@@ -344,6 +347,8 @@ static void finish(struct outcome *o) {
 static void run_bytes(struct outcome *o, const strata_schema_t *s, const char *model, int call, const char *text,
                       size_t size) {
     memset(o, 0, sizeof *o);
+    if (getenv("STRATA_FUZZ_DUMP"))
+        fprintf(stderr, "DUMP model=%s call=%d text=%.*s\n", model, call, (int)size, text);
     if (call == 1)
         o->models = strata_map_manyb(s, model, text, size, &o->count, &o->err);
     else if (call == 2)

@@ -10,7 +10,11 @@ import CJansson
 /// jansson would not read, a null where elements may not be null, text that
 /// is not JSON) makes it give up with the position where it was: the
 /// caller then reads the array the ordinary way, which gives the mapper's
-/// value or its error.
+/// value or its error. When the parser's `failed` is set by then (text that
+/// is not JSON, met while skipping a member), the caller fails at once
+/// instead: the ordinary way would fail on the same text, and it starts
+/// from a clear `failed` (a value built while it is set is not kept, and
+/// so would leak).
 extension DirectReader {
   /// The elements a kept list has room for when its first is read.
   static var listRoom: Int { 4 }

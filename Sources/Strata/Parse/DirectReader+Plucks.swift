@@ -85,8 +85,12 @@ extension DirectReader {
     case .failed: return false
     }
     // plain leaves: kept as they are read, with no jansson arrays, when the
-    // elements allow it (otherwise read below from the same `[`)
-    if let kept = array.kept, keptPlucks(array, kept, &slots) { return true }
+    // elements allow it (otherwise read below from the same `[`, unless the
+    // text is not JSON: the ordinary way expects `failed` clear as it starts)
+    if let kept = array.kept {
+      if keptPlucks(array, kept, &slots) { return true }
+      if parser.failed { return false }
+    }
     parser.depth += 1
     defer { parser.depth -= 1 }
     guard parser.depth < PrunedParser.depthLimit else { return false }

@@ -66,7 +66,9 @@ package struct DirectReader {
   /// The models of a text that is one object of `type`, or nil to map it
   /// on the error-collecting path. `plans`: the schema's direct plans, when
   /// the caller holds them (JSON lines fetch them once, not per line);
-  /// `memos`: the key memos of earlier texts (JSON lines keep one set).
+  /// `memos`: the key memos of earlier texts (JSON lines keep one set);
+  /// `texts`: the writer of kept strings, shared with earlier texts (JSON
+  /// lines share one), or nil for a writer of this text's own.
   static func one(
     _ bytes: UnsafeBufferPointer<UInt8>, _ type: ModelType, in schema: Schema,
     plans: ContiguousArray<DirectPlan?>? = nil, memos: KeyMemos? = nil, texts: TextWriter? = nil
@@ -361,7 +363,12 @@ package struct DirectReader {
     case .enumerated(let map):
       if parser.base[start] == UInt8(ascii: "\"") { return enumSlot(plan, index, map) }
     case .list(let scalar):
-      if parser.base[start] == UInt8(ascii: "["), let list = keptList(scalar) { return list }
+      if parser.base[start] == UInt8(ascii: "[") {
+        if let list = keptList(scalar) { return list }
+        // text that is not JSON: the ordinary way would only fail again
+        // (and it expects `failed` clear as it starts)
+        if parser.failed { return nil }
+      }
     case .value: break
     }
     guard let value = parser.value(want), !parser.failed else { return nil }

@@ -323,12 +323,24 @@ enum RecordRows {
     try table.properties.withUnsafeBufferPointer { (properties) throws(StrataError) in
       guard let base = properties.baseAddress else { return }
       for position in properties.indices {
-        // a string kept as a text leaf: bound from the object's own bytes
-        if case .column(.text) = properties[position].storage, let index = plan.columns[position],
-          index >= 0 && index < object.slots.count, case .text(let text) = object.slots[index]
+        // a leaf kept without jansson (`Slot+Leaves.swift`): a string bound
+        // from the object's own bytes, a number from the slot, with no
+        // json_t made for the row
+        if case .column(let kind) = properties[position].storage, let index = plan.columns[position],
+          index >= 0 && index < object.slots.count
         {
-          columns.append(.text(text))
-          continue
+          switch (kind, object.slots[index]) {
+          case (.text, .text(let text)):
+            columns.append(.text(text))
+            continue
+          case (.integer, .integer(let number)):
+            columns.append(.value(.integer(number)))
+            continue
+          case (.real, .real(let number)):
+            columns.append(.value(.real(number)))
+            continue
+          default: break
+          }
         }
         let present = plan.columns[position].flatMap(value(at:))
         if present == nil && plan.columns[position] != nil { absent.append(properties[position].name) }
