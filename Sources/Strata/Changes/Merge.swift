@@ -186,30 +186,22 @@ package struct Merging {
     case .append:
       guard Self.holdsValue(current) else { return .set(incoming.shared()) }
       switch (current, incoming) {
-      case (.leaf(let mine), .leaf(let theirs)) where JValue.isArray(mine) && JValue.isArray(theirs):
-        guard let joined = json_copy(mine) else { return .failed }
-        _ = json_array_extend(joined, theirs)
-        return .set(.leaf(joined))
       case (.array(let mine), .array(let theirs)):
         return .set(.array(ContiguousArray(mine.map { $0.shared() } + theirs.map { $0.shared() })))
       case (.list(let mine), .list(let theirs)):
         return .set(.list(ContiguousArray(mine.map { $0.shared() } + theirs.map { $0.shared() })))
-      case (.list, .leaf), (.leaf, .list):
-        // one array kept element by element, the other a jansson array (a
-        // `.leaf`'s array is shared: joined into a copy)
+      case (.leaf, .leaf), (.list, .leaf), (.leaf, .list):
+        // jansson arrays, one of them perhaps a list made into one: joined
+        // into a copy (a `.leaf`'s array is shared); anything but two arrays
+        // is replaced
+        guard current.isArrayLeaf, incoming.isArrayLeaf else { return .set(incoming.shared()) }
         let made: JPtr?
         if case .leaf(let mine) = current { made = json_copy(mine) } else { made = current.leafJSON() }
         guard let joined = made else { return .failed }
-        guard let theirs = incoming.leafJSON() else {
+        guard incoming.withLeaf({ json_array_extend(joined, $0) }) != nil else {
           JValue.release(joined)
           return .failed
         }
-        defer { JValue.release(theirs) }
-        guard JValue.isArray(joined), JValue.isArray(theirs) else {
-          JValue.release(joined)
-          return .set(incoming.shared())
-        }
-        _ = json_array_extend(joined, theirs)
         return .set(.leaf(joined))
       default:
         return .set(incoming.shared())

@@ -74,11 +74,7 @@ package enum Equality {
     case .integer(let value): return hash(integer: value)
     case .real(let value): return hash(real: value)
     case .text(let text): return hash(string: text.bytes)
-    case .list(let elements):
-      // as `hash(json:)` hashes a jansson array of the same elements
-      var state: UInt64 = 0xcbf2_9ce4_8422_2325
-      for element in elements { mix(&state, hash(element)) }
-      return state &+ 6
+    case .list(let elements): return hash(arrayOf: elements.lazy.map { hash($0) })
     case .model(let object): return hash(object)
     case .array(let elements):
       var state: UInt64 = 0xa5a5
@@ -101,7 +97,6 @@ package enum Equality {
   /// small whatever the value's depth).
   static func hash(json value: JPtr, depth: Int = 0) -> UInt64 {
     if depth > 32 { return UInt64(value.pointee.type.rawValue) &+ 11 }
-    var state: UInt64 = 0xcbf2_9ce4_8422_2325
     switch value.pointee.type {
     case JSON_STRING: return hash(string: JValue.stringBytes(value))
     case JSON_INTEGER: return hash(integer: Int64(json_integer_value(value)))
@@ -110,12 +105,10 @@ package enum Equality {
     case JSON_FALSE: return 5
     case JSON_NULL: return 1
     case JSON_ARRAY:
-      for position in 0..<json_array_size(value) {
-        if let element = json_array_get(value, position) {
-          mix(&state, hash(json: element, depth: depth + 1))
-        }
-      }
-      return state &+ 6
+      return hash(
+        arrayOf: (0..<json_array_size(value)).lazy.compactMap { json_array_get(value, $0) }.map {
+          hash(json: $0, depth: depth + 1)
+        })
     default:
       var sum: UInt64 = 7
       JValue.forEachMember(value) { key, member in
@@ -126,6 +119,15 @@ package enum Equality {
       }
       return sum
     }
+  }
+
+  /// Hashes an array leaf from its elements' hashes, kept as a jansson
+  /// array or as a `.list` alike.
+  @inline(__always)
+  private static func hash<Hashes: Sequence<UInt64>>(arrayOf hashes: Hashes) -> UInt64 {
+    var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    for element in hashes { mix(&state, element) }
+    return state &+ 6
   }
 
   /// Hashes a string leaf's bytes, kept as text or as a json_t alike.

@@ -41,6 +41,15 @@ extension Slot {
     }
   }
 
+  /// True for an array leaf, kept as a jansson array or as a `.list`.
+  package var isArrayLeaf: Bool {
+    switch self {
+    case .list: return true
+    case .leaf(let value): return JValue.isArray(value)
+    default: return false
+    }
+  }
+
   /// The record key the leaf stands for, or nil unless a leaf that can be one.
   package var recordKey: RecordKey? {
     switch self {

@@ -349,11 +349,7 @@ final class DirectPlan: @unchecked Sendable {
       guard property.rules == nil, case .array(let element) = property.type.unwrapped,
         let scalar = Scalar(element), position < keys
       else { return nil }
-      if let other = scalars[position],
-        other.type != scalar.type || other.optional != scalar.optional || other.url != scalar.url
-      {
-        return nil
-      }
+      if let other = scalars[position], other != scalar { return nil }
       scalars[position] = scalar
     }
     var kept = ContiguousArray<Scalar>()
@@ -365,7 +361,7 @@ final class DirectPlan: @unchecked Sendable {
   }
 
   /// The JSON type a `.scalar` property takes as it is, and whether null is allowed.
-  struct Scalar {
+  struct Scalar: Equatable {
     let type: json_type
     let optional: Bool
     /// A `url`: the string must also be an absolute URL (`URLCheck`).
@@ -390,6 +386,14 @@ final class DirectPlan: @unchecked Sendable {
       case .url: self.init(type: JSON_STRING, optional: optional, url: true)
       default: return nil
       }
+    }
+
+    /// A string of this scalar (its decoded bytes) kept by `writer`; nil
+    /// when it is not an absolute URL where one must be, or out of memory.
+    @inline(__always)
+    func kept(_ bytes: UnsafeBufferPointer<UInt8>, _ writer: TextWriter, remaining: Int) -> TextLeaf? {
+      if url && !URLCheck.isAbsolute(bytes) { return nil }
+      return writer.store(bytes, remaining: remaining)
     }
   }
 

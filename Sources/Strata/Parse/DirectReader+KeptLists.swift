@@ -27,19 +27,15 @@ extension DirectReader {
     guard parser.position < parser.end else { return nil }
     let first = parser.base[parser.position]
     if first == UInt8(ascii: "n") {
-      guard scalar.optional, parser.literal("null"), let null = json_null() else { return nil }
-      return .leaf(null)
+      guard parser.literal("null") else { return nil }
+      return Self.nullElement(scalar)
     }
     switch scalar.type {
     case JSON_STRING:
       guard first == UInt8(ascii: "\""), parser.decodeString() else { return nil }
       let remaining = parser.end - parser.position
       let writer = texts
-      let kept = parser.withString { bytes -> TextLeaf? in
-        if scalar.url && !URLCheck.isAbsolute(bytes) { return nil }
-        return writer.store(bytes, remaining: remaining)
-      }
-      return kept.map { .text($0) }
+      return parser.withString { scalar.kept($0, writer, remaining: remaining) }.map { .text($0) }
     case JSON_INTEGER:
       return parser.integer().map { .integer($0) }
     case JSON_REAL:
@@ -49,6 +45,14 @@ extension DirectReader {
       if first == UInt8(ascii: "f"), parser.literal("false"), let no = json_false() { return .leaf(no) }
       return nil
     }
+  }
+
+  /// A null element of a list of `scalar` (jansson's static null), or nil
+  /// when its elements may not be null.
+  @inline(__always)
+  private static func nullElement(_ scalar: DirectPlan.Scalar) -> Slot? {
+    guard scalar.optional, let null = json_null() else { return nil }
+    return .leaf(null)
   }
 
   /// The array at `position` (at its `[`) as a `.list` of `scalar` leaves,
@@ -140,26 +144,25 @@ extension DirectReader {
       parser.position += 1
       return true
     }
+    // room for the short lists most are at once, as in `readList`
+    for at in lists.indices { lists[at].reserveCapacity(Self.listRoom) }
     while true {
       guard parser.position < parser.end else { return false }
-      if lists[0].capacity == 0 {
-        for at in lists.indices { lists[at].reserveCapacity(Self.listRoom) }
-      }
       switch parser.base[parser.position] {
       case UInt8(ascii: "n"):
         // through a null element each plucked value is null
         guard parser.literal("null") else { return false }
         for at in lists.indices {
-          guard kept[array.positions[at]].optional, let null = json_null() else { return false }
-          lists[at].append(.leaf(null))
+          guard let null = Self.nullElement(kept[array.positions[at]]) else { return false }
+          lists[at].append(null)
         }
       case UInt8(ascii: "{"):
         guard keptElement(array, kept, values) else { return false }
         for at in lists.indices {
           let position = array.positions[at]
           if case .absent = values[position] {
-            guard kept[position].optional, let null = json_null() else { return false }
-            lists[at].append(.leaf(null))
+            guard let null = Self.nullElement(kept[position]) else { return false }
+            lists[at].append(null)
           } else if array.positionsDistinct {
             // the one property of this key: the value moves
             lists[at].append(values[position])
