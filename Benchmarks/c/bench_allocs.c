@@ -16,6 +16,8 @@
  * posix_memalign, aligned_alloc and memalign itself, which takes them for
  * the whole process (libstrata and libjansson included), and hands each on
  * to glibc's own (__libc_*). Only calls made while `counting` is set count.
+ * The counters are atomic: the call reads on two threads, and plain
+ * increments from both lost some counts (`held` came out below zero).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,39 +36,46 @@ extern void *__libc_memalign(size_t, size_t);
 static int counting;
 static size_t allocs, frees;
 
+/* Counts one call into `counter` while counting. */
+static void count_one(size_t *counter) {
+    if (__atomic_load_n(&counting, __ATOMIC_RELAXED))
+        __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
 void *malloc(size_t size) {
-    allocs += counting;
+    count_one(&allocs);
     return __libc_malloc(size);
 }
 
 void *calloc(size_t count, size_t size) {
-    allocs += counting;
+    count_one(&allocs);
     return __libc_calloc(count, size);
 }
 
 void *realloc(void *block, size_t size) {
-    allocs += counting;
+    count_one(&allocs);
     return __libc_realloc(block, size);
 }
 
 void free(void *block) {
-    frees += counting && block != NULL;
+    if (block != NULL)
+        count_one(&frees);
     __libc_free(block);
 }
 
 void *memalign(size_t alignment, size_t size) {
-    allocs += counting;
+    count_one(&allocs);
     return __libc_memalign(alignment, size);
 }
 
 void *aligned_alloc(size_t alignment, size_t size) {
-    allocs += counting;
+    count_one(&allocs);
     return __libc_memalign(alignment, size);
 }
 
 int posix_memalign(void **out, size_t alignment, size_t size) {
     void *block;
-    allocs += counting;
+    count_one(&allocs);
     block = __libc_memalign(alignment, size);
     if (block == NULL)
         return ENOMEM;
@@ -84,7 +93,7 @@ static size_t map_and_release(strata_schema_t *schema, const char *model, const 
         fprintf(stderr, "bench_allocs: map_manyb: %s at %s\n", err.message, err.path);
         exit(1);
     }
-    *after_map_allocs = allocs;
+    *after_map_allocs = __atomic_load_n(&allocs, __ATOMIC_RELAXED);
     for (i = 0; i < count; i++)
         strata_model_decref(ms[i]);
     strata_free(ms);

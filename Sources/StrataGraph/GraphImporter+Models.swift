@@ -101,7 +101,7 @@ extension GraphImporter {
     for (index, slot) in object.slots.enumerated() {
       slots.append(index < properties.count && properties[index].relation != nil ? .absent : slot.shared())
     }
-    return ModelObject(
+    return ModelObject.make(
       schema: schema, type: object.type, slots: slots, unknown: object.unknown.map { json_copy($0) })
   }
 

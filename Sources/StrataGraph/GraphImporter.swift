@@ -123,8 +123,8 @@ struct GraphImporter {
     let mark = collector.mark
     defer { collector.drop(to: mark) }
     guard let mapped = mapObject(value, chosen, stepsFrom: depthOfSteps) else { return nil }
-    let held = takeRelations(mapped, chosen)
-    defer { for slot in held { slot.release() } }
+    // the relationships, in a holder of their own that releases them
+    let held = takeRelations(mapped, chosen).slots
     reportNullRelations(held, chosen)
     if mapper.errors.count > errorsBefore { return nil }
     guard let keyParts = keyParts(mapped, chosen, held: held, parent: parent) else { return nil }
@@ -171,21 +171,24 @@ struct GraphImporter {
   }
 
   /// Takes the relationship values out of `mapped` (the record holds links,
-  /// not slots): the slots, for the caller to release.
+  /// not slots): a model of `chosen` holding only them, which releases them
+  /// when dropped.
   @inline(__always)
-  private func takeRelations(_ mapped: ModelObject, _ chosen: ModelType) -> ContiguousArray<Slot> {
-    var held = Slot.absentSlots(chosen.properties.count)
-    for index in chosen.relations where index < mapped.slots.count {
-      held[index] = mapped.slots[index]
-      mapped.slots[index] = .absent
+  private func takeRelations(_ mapped: ModelObject, _ chosen: ModelType) -> ModelObject {
+    let holder = ModelObject.make(schema: schema, type: chosen, count: chosen.properties.count)
+    let held = holder.slots
+    let from = mapped.slots
+    for index in chosen.relations where index < from.count {
+      held[index] = from[index]
+      from[index] = .absent
     }
-    return held
+    return holder
   }
 
   /// Reports null where a relationship's type is not `T?`: the error
   /// mapping gives.
   @inline(__always)
-  mutating func reportNullRelations(_ held: ContiguousArray<Slot>, _ chosen: ModelType) {
+  mutating func reportNullRelations(_ held: ModelSlots, _ chosen: ModelType) {
     let unmanaged = Unmanaged.passUnretained(chosen)
     for index in chosen.relations where index < held.count {
       if case .null = held[index], !chosen.properties[index].type.acceptsNull {
@@ -202,7 +205,7 @@ struct GraphImporter {
   /// and whether a part is missing. Nil after errors.
   @inline(__always)
   private mutating func keyParts(
-    _ mapped: ModelObject, _ chosen: ModelType, held: ContiguousArray<Slot>, parent: Parent?
+    _ mapped: ModelObject, _ chosen: ModelType, held: ModelSlots, parent: Parent?
   ) -> (parts: [RecordKey], targets: [Int: GraphRecord], keyless: Bool)? {
     var parts: [RecordKey] = []
     var keyTargets: [Int: GraphRecord] = [:]
@@ -258,7 +261,7 @@ struct GraphImporter {
   /// it; nil after errors.
   @inline(__always)
   mutating func findOrMake(
-    _ mapped: ModelObject, _ chosen: ModelType, _ key: RecordKey, held: ContiguousArray<Slot>
+    _ mapped: ModelObject, _ chosen: ModelType, _ key: RecordKey, held: ModelSlots
   ) -> GraphRecord? {
     if let existing = transaction.lookup(chosen.keyRoot, key) {
       guard merge(mapped, into: existing, chosen, held: held) else { return nil }
@@ -272,7 +275,7 @@ struct GraphImporter {
   /// to the records found for the key, the others from their slots.
   @inline(__always)
   private mutating func applyRelations(
-    _ record: GraphRecord, _ chosen: ModelType, held: ContiguousArray<Slot>, keyTargets: [Int: GraphRecord]
+    _ record: GraphRecord, _ chosen: ModelType, held: ModelSlots, keyTargets: [Int: GraphRecord]
   ) {
     for index in chosen.relations where index < chosen.properties.count {
       if let target = keyTargets[index] {
@@ -446,7 +449,8 @@ struct GraphImporter {
   mutating func reference(_ value: JPtr, _ type: ModelType) -> GraphRecord? {
     guard let (key, targets) = bareKey(value, type) else { return nil }
     if let existing = transaction.lookup(type.keyRoot, key) { return existing }
-    var slots = Slot.absentSlots(type.properties.count)
+    let object = ModelObject.make(schema: schema, type: type, count: type.properties.count)
+    let slots = object.slots
     if case .composite(let parts) = key, type.primaryKey.count > 1 {
       for (position, index) in type.primaryKey.enumerated()
       where targets[index] == nil && position < parts.count {
@@ -455,7 +459,6 @@ struct GraphImporter {
     } else if let index = type.primaryKey.first, targets[index] == nil {
       slots[index] = key.makeJSON().map { .leaf($0) } ?? .absent
     }
-    let object = ModelObject(schema: schema, type: type, slots: slots, unknown: nil)
     guard let record = transaction.create(type, key, object: object, isStub: true) else { return nil }
     for (index, target) in targets.sorted(by: { $0.key < $1.key }) {
       transaction.setOne(record, index, target)
@@ -583,7 +586,7 @@ struct GraphImporter {
 
   /// Gives a new record's partial mapping its defaults, and reports the
   /// required values it lacks and the nulls its types refuse.
-  private mutating func complete(_ object: ModelObject, _ type: ModelType, held: ContiguousArray<Slot>)
+  private mutating func complete(_ object: ModelObject, _ type: ModelType, held: ModelSlots)
     -> Bool
   {
     let before = mapper.errors.count
@@ -631,7 +634,7 @@ struct GraphImporter {
 
   /// Merges a partial mapping into an existing record (a stub is filled as a new record is).
   private mutating func merge(
-    _ mapped: ModelObject, into record: GraphRecord, _ chosen: ModelType, held: ContiguousArray<Slot>
+    _ mapped: ModelObject, into record: GraphRecord, _ chosen: ModelType, held: ModelSlots
   ) -> Bool {
     let state = transaction.state(record)
     if state.isStub {
@@ -656,14 +659,16 @@ struct GraphImporter {
     if chosen !== model {
       if chosen.isSelfOrDescendant(of: model) {
         // The input refines the record's model: carry its values over by name.
-        var slots = Slot.absentSlots(chosen.properties.count)
+        let refined = ModelObject.make(
+          schema: schema, type: chosen, count: chosen.properties.count,
+          unknown: target.unknown.map { json_copy($0) })
+        let slots = refined.slots
         for (index, spec) in chosen.properties.enumerated() {
           if let old = target.type.propertyIndex[spec.name], old < target.slots.count {
             slots[index] = target.slots[old].shared()
           }
         }
-        target = ModelObject(
-          schema: schema, type: chosen, slots: slots, unknown: target.unknown.map { json_copy($0) })
+        target = refined
         model = chosen
       } else if !model.isSelfOrDescendant(of: chosen) {
         mapper.report(

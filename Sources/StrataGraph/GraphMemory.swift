@@ -199,10 +199,9 @@ final class GraphMemory {
   private func placeholder(_ root: Int) -> RecordState {
     if let shared = placeholders[root] { return shared }
     let model = schema.models[root]
-    let slots = ContiguousArray<Slot>(repeating: .absent, count: model.properties.count)
     let made = RecordState(
-      model: model, object: ModelObject(schema: schema, type: model, slots: slots, unknown: nil), isStub: true
-    )
+      model: model, object: ModelObject.make(schema: schema, type: model, count: model.properties.count),
+      isStub: true)
     placeholders[root] = made
     return made
   }

@@ -21,34 +21,29 @@ enum GraphOutput {
     -> ModelObject
   {
     let object = state.object
-    var slots = ContiguousArray<Slot>()
-    slots.reserveCapacity(state.model.properties.count)
+    let made = ModelObject.make(
+      schema: schema, type: state.model, count: state.model.properties.count,
+      unknown: object.unknown.map { json_copy($0) })
+    let slots = made.slots
     for index in state.model.properties.indices {
       let link = index < state.links.count ? state.links[index] : .absent
       if state.model.properties[index].relation != nil {
         switch link {
-        case .absent:
-          // A stub's key part that is a relationship has no link yet only while importing.
-          slots.append(.absent)
-        case .null: slots.append(.null)
-        case .one(let target): slots.append(.leaf(JValue.retain(target.keyJSON)))
-        case .many(let list) where list.count > limit:
-          slots.append(.absent)
+        // A stub's key part that is a relationship has no link yet only while importing.
+        case .absent: continue
+        case .null: slots[index] = .null
+        case .one(let target): slots[index] = .leaf(JValue.retain(target.keyJSON))
+        case .many(let list) where list.count > limit: continue
         case .many(let list):
-          slots.append(.array(ContiguousArray(list.items.map { .leaf(JValue.retain($0.keyJSON)) })))
+          slots[index] = .array(ContiguousArray(list.items.map { .leaf(JValue.retain($0.keyJSON)) }))
         }
       } else {
         let old =
           object.type === state.model ? index : object.type.propertyIndex[state.model.properties[index].name]
-        if let old, old < object.slots.count {
-          slots.append(object.slots[old].shared())
-        } else {
-          slots.append(.absent)
-        }
+        if let old, old < object.slots.count { slots[index] = object.slots[old].shared() }
       }
     }
-    return ModelObject(
-      schema: schema, type: state.model, slots: slots, unknown: object.unknown.map { json_copy($0) })
+    return made
   }
 
   /// Writes the relationships of `state` into its own object, which nothing
@@ -152,7 +147,7 @@ enum GraphOutput {
       default: continue
       }
     }
-    return ModelObject(
+    return ModelObject.make(
       schema: schema, type: model, slots: slots, unknown: object.unknown.map { json_copy($0) })
   }
 }

@@ -27,9 +27,10 @@ package struct Merging {
   /// Merges `incoming` into `target` in place; all or nothing.
   mutating func merge(_ incoming: ModelObject, into target: ModelObject) -> Bool {
     guard let (slots, fresh, unknown) = mergedSlots(target, incoming, path: []) else { return false }
-    let old = target.slots
-    for index in fresh where index < old.count { old[index].release() }
-    target.slots = slots
+    // in place: the merged slots cover the target's first `slots.count`
+    let place = target.slots
+    for index in fresh where index < place.count { place[index].release() }
+    for index in slots.indices where index < place.count { place[index] = slots[index] }
     if let unknown {
       if let previous = target.unknown { JValue.release(previous) }
       target.unknown = unknown
@@ -50,7 +51,7 @@ package struct Merging {
         owned[index] = owned[index].shared()
       }
     }
-    return ModelObject(
+    return ModelObject.make(
       schema: schema, type: target.type, slots: owned,
       unknown: unknown ?? target.unknown.flatMap { json_copy($0) })
   }
@@ -171,7 +172,7 @@ package struct Merging {
         var slots = merged
         let isFresh = Set(fresh)
         for index in slots.indices where !isFresh.contains(index) { slots[index] = slots[index].shared() }
-        let combined = ModelObject(schema: schema, type: mine.type, slots: slots, unknown: nil)
+        let combined = ModelObject.make(schema: schema, type: mine.type, slots: slots, unknown: nil)
         combined.unknown = unknown ?? mine.unknown.flatMap { json_copy($0) }
         return .set(.model(combined))
       }

@@ -9,12 +9,13 @@ extension Mapper {
     defer { depth -= 1 }
     let before = errors.count
     let unmanaged = Unmanaged.passUnretained(type)
-    var slots = ContiguousArray<Slot>()
     let count = type.properties.count
-    slots.reserveCapacity(count)
+    // filled in place; dropped (and its slots with it) on an error
+    let object = ModelObject.make(schema: schema, type: type, count: count, template: makesTemplates)
+    let slots = object.slots
     let isPartial = partial
     for index in 0..<count {
-      slots.append(property(value, type, index, unmanaged))
+      slots[index] = property(value, type, index, unmanaged)
       partial = isPartial
     }
     var unknown: JPtr? = nil
@@ -55,11 +56,11 @@ extension Mapper {
       }
     }
     if errors.count > before {
-      for slot in slots { slot.release() }
       if let unknown { JValue.release(unknown) }
       return nil
     }
-    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+    object.unknown = unknown
+    return object
   }
 
   /// False, with a `depth` error, when a model of `type` cannot be entered
@@ -113,8 +114,9 @@ extension Mapper {
     defer { depth -= 1 }
     let before = errors.count
     let count = type.properties.count
-    var slots = ContiguousArray<Slot>()
-    slots.reserveCapacity(count)
+    // filled in place; dropped (and its slots with it) on an error
+    let object = ModelObject.make(schema: schema, type: type, count: count, template: makesTemplates)
+    let slots = object.slots
     let isPartial = partial
     // the specs are read in place: a copy of each (its strings, type and
     // rules retained and released) cost more than the rest of a record read
@@ -128,23 +130,21 @@ extension Mapper {
         partial = partial && specs[index].merge.mergesModels
         if let member = value(index) {
           steps.append(.name(specs[index].name))
-          slots.append(propertyValue(member, specs[index].type, owner, specs[index].rules))
+          slots[index] = propertyValue(member, specs[index].type, owner, specs[index].rules)
           steps.removeLast()
-        } else if !absent.isEmpty && absent.contains(index) {
-          slots.append(.absent)
-        } else {
-          slots.append(missing(specs[index], owner, extra: [.name(specs[index].name)]))
+        } else if absent.isEmpty || !absent.contains(index) {
+          slots[index] = missing(specs[index], owner, extra: [.name(specs[index].name)])
         }
         partial = isPartial
       }
     }
     let unknown = kept.flatMap { keptUnknown($0, type) }
     if errors.count > before {
-      for slot in slots { slot.release() }
       if let unknown { JValue.release(unknown) }
       return nil
     }
-    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown, template: makesTemplates)
+    object.unknown = unknown
+    return object
   }
 
   /// The model that an object of `type` is mapped onto: `type` itself, or the

@@ -25,7 +25,8 @@ extension ModelObject {
       slots?[index] = replacement
     }
     guard let slots else { return self }
-    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown.flatMap { json_copy($0) })
+    return ModelObject.make(
+      schema: schema, type: type, slots: slots, unknown: unknown.flatMap { json_copy($0) })
   }
 }
 

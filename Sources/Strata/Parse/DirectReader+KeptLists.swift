@@ -101,7 +101,7 @@ extension DirectReader {
   /// the array.
   mutating func keptPlucks(
     _ array: DirectPlan.ArrayPlucks, _ kept: ContiguousArray<DirectPlan.Scalar>,
-    _ slots: inout ContiguousArray<Slot>
+    _ slots: ModelSlots
   ) -> Bool {
     let start = parser.position
     let count = array.properties.count

@@ -7,7 +7,7 @@ extension DirectReader {
   /// a key path through null. False on any error, or on any other value
   /// (the mapper reports a key path through a non-object).
   mutating func descend(
-    _ path: DirectPlan.PathPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
+    _ path: DirectPlan.PathPlan, _ plan: DirectPlan, _ slots: ModelSlots
   ) -> Bool {
     guard parser.position < parser.end else { return false }
     // a key met again replaces what its earlier value gave
@@ -72,7 +72,7 @@ extension DirectReader {
           slots[index].release()
           slots[index] = slot
         case .descend(let inner):
-          guard descend(inner, plan, &slots) else { return false }
+          guard descend(inner, plan, slots) else { return false }
         case .collect, .plucks: return false
         }
       } else if !parser.skipMember() {

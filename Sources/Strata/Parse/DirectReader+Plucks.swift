@@ -12,9 +12,9 @@ extension DirectReader {
   /// the model's missing keys. False on any error, or on anything the
   /// mapper reports (a non-object element, an array that is not one).
   mutating func plucked(
-    _ pluck: DirectPlan.PluckPlan, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
+    _ pluck: DirectPlan.PluckPlan, _ plan: DirectPlan, _ slots: ModelSlots
   ) -> Bool {
-    switch pluckStart(UInt8(ascii: "{"), pluck.properties, plan, &slots) {
+    switch pluckStart(UInt8(ascii: "{"), pluck.properties, plan, slots) {
     case .opens: break
     case .null: return true
     case .failed: return false
@@ -31,7 +31,7 @@ extension DirectReader {
     while true {
       guard let found = parser.memberKey({ pluck.want.find($0) }) else { return false }
       if let found, found < pluck.arrays.count {
-        guard pluckedArray(pluck.arrays[found], plan, &slots) else { return false }
+        guard pluckedArray(pluck.arrays[found], plan, slots) else { return false }
       } else if !parser.skipMember() {
         return false
       }
@@ -59,7 +59,7 @@ extension DirectReader {
   /// gave); null gives each its null value, as the mapper does.
   private mutating func pluckStart(
     _ opening: UInt8, _ properties: ContiguousArray<Int>, _ plan: DirectPlan,
-    _ slots: inout ContiguousArray<Slot>
+    _ slots: ModelSlots
   ) -> PluckStart {
     for index in properties {
       slots[index].release()
@@ -77,9 +77,9 @@ extension DirectReader {
 
   /// One array of `plucked`: its properties' slots from its elements.
   private mutating func pluckedArray(
-    _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>
+    _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: ModelSlots
   ) -> Bool {
-    switch pluckStart(UInt8(ascii: "["), array.properties, plan, &slots) {
+    switch pluckStart(UInt8(ascii: "["), array.properties, plan, slots) {
     case .opens: break
     case .null: return true
     case .failed: return false
@@ -88,7 +88,7 @@ extension DirectReader {
     // elements allow it (otherwise read below from the same `[`, unless the
     // text is not JSON: the ordinary way expects `failed` clear as it starts)
     if let kept = array.kept {
-      if keptPlucks(array, kept, &slots) { return true }
+      if keptPlucks(array, kept, slots) { return true }
       if parser.failed { return false }
     }
     parser.depth += 1
@@ -110,7 +110,7 @@ extension DirectReader {
         guard let made = json_array() else { return false }
         built[at] = made
       }
-      return pluckedElements(array, plan, &slots, built, values)
+      return pluckedElements(array, plan, slots, built, values)
     }
   }
 
@@ -119,7 +119,7 @@ extension DirectReader {
   /// mapped into its property's slot; `values` is the room for an element's
   /// values (all nil, and left so).
   private mutating func pluckedElements(
-    _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: inout ContiguousArray<Slot>,
+    _ array: DirectPlan.ArrayPlucks, _ plan: DirectPlan, _ slots: ModelSlots,
     _ built: UnsafeMutableBufferPointer<JPtr?>, _ values: UnsafeMutableBufferPointer<JPtr?>
   ) -> Bool {
     parser.position += 1

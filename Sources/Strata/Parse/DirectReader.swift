@@ -209,15 +209,14 @@ package struct DirectReader {
     guard parser.depth < PrunedParser.depthLimit, StackGuard.hasRoom(parser.stackLimit) else { return nil }
     // a keyed model nested where it is no record: the import's own path
     if records && !partial && !type.primaryKey.isEmpty { return nil }
-    var slots = Slot.absentSlots(type.properties.count)
+    // filled in place; dropped (and its slots with it) on an error
+    let object = ModelObject.make(schema: schema, type: type, count: type.properties.count)
+    let slots = object.slots
     var collected: JPtr? = nil
     var unknown: JPtr? = nil
     var complete = false
     defer {
-      if !complete {
-        for slot in slots { slot.release() }
-        if let unknown { JValue.release(unknown) }
-      }
+      if !complete, let unknown { JValue.release(unknown) }
       if let collected { JValue.release(collected) }
     }
     parser.position += 1
@@ -265,9 +264,9 @@ package struct DirectReader {
             slots[index].release()
             slots[index] = slot
           case .descend(let path):
-            guard descend(path, plan, &slots) else { return nil }
+            guard descend(path, plan, slots) else { return nil }
           case .plucks(let pluck):
-            guard !partial, plucked(pluck, plan, &slots) else { return nil }
+            guard !partial, plucked(pluck, plan, slots) else { return nil }
           case .collect(let want):
             guard let value = parser.value(want), !parser.failed else { return nil }
             let into = collected ?? json_object()
@@ -324,7 +323,8 @@ package struct DirectReader {
     }
     guard mapper.errors.isEmpty else { return nil }
     complete = true
-    return ModelObject(schema: schema, type: type, slots: slots, unknown: unknown)
+    object.unknown = unknown
+    return object
   }
 
   private mutating func emptyObject() -> JPtr? {
