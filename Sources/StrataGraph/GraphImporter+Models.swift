@@ -95,14 +95,16 @@ extension GraphImporter {
   /// A new model holding `object`'s attributes (its relationships absent),
   /// for the record to own and change: `object` may be shared.
   private func attributes(_ object: ModelObject) -> ModelObject {
-    var slots = ContiguousArray<Slot>()
-    slots.reserveCapacity(object.slots.count)
+    let made = ModelObject.make(
+      schema: schema, type: object.type, count: object.slots.count,
+      unknown: object.unknown.map { json_copy($0) })
+    let slots = made.slots
     let properties = object.type.properties
-    for (index, slot) in object.slots.enumerated() {
-      slots.append(index < properties.count && properties[index].relation != nil ? .absent : slot.shared())
+    for (index, slot) in object.slots.enumerated()
+    where index >= properties.count || properties[index].relation == nil {
+      slots[index] = slot.shared()
     }
-    return ModelObject.make(
-      schema: schema, type: object.type, slots: slots, unknown: object.unknown.map { json_copy($0) })
+    return made
   }
 
   /// Sets one relationship of `record` from the nested models the input

@@ -128,8 +128,11 @@ enum GraphOutput {
     let id = Identity(record)
     path.insert(id)
     defer { path.remove(id) }
-    var slots = ContiguousArray(object.slots.map { $0.shared() })
     let model = record.state.model
+    let made = ModelObject.make(
+      schema: schema, type: model, count: object.slots.count, unknown: object.unknown.map { json_copy($0) })
+    let slots = made.slots
+    for index in slots.indices { slots[index] = object.slots[index].shared() }
     for index in model.relations where index < record.state.links.count && index < slots.count {
       func slot(_ target: GraphRecord) -> Slot {
         if path.contains(Identity(target)) || target.isDeleted || depth >= maxDepth {
@@ -147,7 +150,6 @@ enum GraphOutput {
       default: continue
       }
     }
-    return ModelObject.make(
-      schema: schema, type: model, slots: slots, unknown: object.unknown.map { json_copy($0) })
+    return made
   }
 }
