@@ -25,6 +25,11 @@ struct DateByteWriter {
     for byte in bytes { write(byte) }
   }
 
+  /// Appends a pattern's literal text.
+  mutating func write(_ literal: DateLiteral) {
+    for at in 0..<literal.count { write(literal[at]) }
+  }
+
   /// Appends exactly two digits of `value` (0-99).
   @inline(__always) mutating func writeTwoDigits(_ value: Int64) {
     let value = UInt8(truncatingIfNeeded: min(max(value, 0), 99))

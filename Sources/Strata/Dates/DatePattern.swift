@@ -27,10 +27,11 @@ struct DatePattern: Sendable, Hashable {
     var index = 0
     /// Ends the current literal run, as a token when it is not empty.
     func flushLiteral() {
-      if !literal.isEmpty {
-        tokens.append(.literal(literal))
-        literal = []
+      for start in stride(from: 0, to: literal.count, by: DateLiteral.capacity) {
+        let end = min(start + DateLiteral.capacity, literal.count)
+        tokens.append(.literal(DateLiteral(literal[start..<end])))
       }
+      literal = []
     }
     while index < bytes.count {
       let byte = bytes[index]

@@ -32,11 +32,11 @@ struct DateScanner {
   }
 
   /// Moves past `literal` when the next bytes are exactly it; tells whether it did.
-  mutating func consume(_ literal: [UInt8]) -> Bool {
+  mutating func consume(_ literal: DateLiteral) -> Bool {
     guard literal.count <= bytes.count - index else { return false }
     var position = index
-    for byte in literal {
-      guard bytes[position] == byte else { return false }
+    for at in 0..<literal.count {
+      guard bytes[position] == literal[at] else { return false }
       position += 1
     }
     index = position

@@ -103,8 +103,9 @@ package final class ModelObject: @unchecked Sendable {
   deinit {
     storage.withUnsafeMutablePointers { header, elements in
       let count = header.pointee.count
-      for index in 0..<count { elements[index].release() }
-      elements.deinitialize(count: count)
+      // each slot moved out and dropped (a copy to release would retain
+      // and release what it holds once more)
+      for index in 0..<count { (elements + index).move().release() }
       if let unknown = header.pointee.unknown { JValue.release(unknown) }
       // a buffer class's deinit destroys its header too
       header.deinitialize(count: 1)
@@ -175,13 +176,16 @@ package struct ModelSlots: RandomAccessCollection, MutableCollection {
   /// The slot at `index` (borrowed: the object owns it); setting it
   /// replaces the slot without releasing the one it held.
   @inlinable package subscript(index: Int) -> Slot {
-    get {
+    // read in place, not copied out: a copy retained and released what the
+    // slot holds, for each `slots[index].isPresent` of the readers
+    _read {
       precondition(index >= 0 && index < object.header.count, "slot index out of range")
-      return object.storage.withUnsafeMutablePointerToElements { $0[index] }
+      yield object.storage.withUnsafeMutablePointerToElements { $0 }[index]
     }
-    nonmutating set {
+    nonmutating _modify {
       precondition(index >= 0 && index < object.header.count, "slot index out of range")
-      object.storage.withUnsafeMutablePointerToElements { $0[index] = newValue }
+      let elements = object.storage.withUnsafeMutablePointerToElements { $0 }
+      yield &elements[index]
     }
   }
 }

@@ -69,6 +69,7 @@ SCHEMA = {
             "micros": {"type": "date", "format": "yyyy-MM-dd HH:mm:ss.SSSSSS"},
             "quoted": {"type": "date", "format": "yyyy-MM-dd 'at' HH 'o''clock'"},
             "apostrophe": {"type": "date", "format": "d MMM ''yy"},
+            "spelled": {"type": "date", "format": "'the day of' d MMMM yyyy', at the hour of' H 'and minute' m"},
             "apache": {"type": "date", "format": "[dd/MMM/yyyy:HH:mm:ss Z]"},
             "day": {"type": "date", "format": "yyyy-MM-dd"},
             "days": {"type": "[date]", "format": "yyyy-MM-dd"},
@@ -299,6 +300,12 @@ case("pattern-SSS-needs-exactly-three-digits", "Pattern", {"millis": "2013-07-02
      errors=[err("/millis", "Pattern", "millis", "format")])
 case("pattern-quoted-literals-and-doubled-quote-inside", "Pattern", {"quoted": "2013-07-02 at 16 o'clock"},
      {"quoted": "2013-07-02T16:00:00Z"}, same=True)
+case("pattern-literal-longer-than-sixteen-bytes", "Pattern",
+     {"spelled": "the day of 2 July 2013, at the hour of 16 and minute 40"},
+     {"spelled": "2013-07-02T16:40:00Z"}, same=True)
+case("pattern-long-literal-mismatch-past-sixteen-bytes-is-format", "Pattern",
+     {"spelled": "the day of 2 July 2013, at the hour ofX16 and minute 40"},
+     errors=[err("/spelled", "Pattern", "spelled", "format")])
 case("pattern-doubled-quote-outside-quotes", "Pattern", {"apostrophe": "2 Jul '13"},
      {"apostrophe": "2013-07-02T00:00:00Z"}, same=True)
 case("pattern-other-characters-are-literal", "Pattern", {"apache": "[02/Jul/2013:18:40:00 +0200]"},
@@ -443,7 +450,8 @@ DESCRIPTION = (
     "RFC 3339 bounds compared as instants; a `default` date is given in canonical form. Every pattern letter "
     "the documentation lists is used: yyyy, yy (00-49 -> 20xx, 50-99 -> 19xx), y, MM, M, MMM, MMMM, dd, d, HH, "
     "H, hh, h (1-12 with a), mm, m, ss, s, S/SS/SSS/SSSSSS (exactly as many fraction digits as letters), a, "
-    "EEE, EEEE (checked against the date), Z (+0000), ZZZZZ and XXX (+00:00, Z for UTC), quoted literals, '' "
+    "EEE, EEEE (checked against the date), Z (+0000), ZZZZZ and XXX (+00:00, Z for UTC), quoted literals (of any "
+    "length), '' "
     "for a quote, other characters literal. Schema errors: an unknown pattern letter, a pattern without year, "
     "month or day, `format`/`timezone` on a non-date, a zone name or an offset beyond 23:59, date bounds that "
     "are not RFC 3339 dates or with min after max (reported at min), a default that is not a canonical date "
